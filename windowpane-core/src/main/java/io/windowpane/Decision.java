@@ -1,0 +1,91 @@
+package io.windowpane;
+
+import java.time.Duration;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * The answer of {@link RateLimiter#tryAcquire}: a value, never an exception. Immutable.
+ *
+ * <ul>
+ *   <li>{@link #allowed()}: the permits were recorded in every limit of the quota;
+ *   <li>{@link #remaining()}: permits a request could still take right now, the smallest over
+ *       the limits (after this request when allowed);
+ *   <li>{@link #deniedBy()}: the limit that must wait longest, when denied;
+ *   <li>{@link #retryAfter()}: when denied, the time after which the same request would be
+ *       allowed if nothing else happened in between; zero when allowed.
+ * </ul>
+ */
+public final class Decision {
+
+  private final boolean allowed;
+  private final long remaining;
+  private final Limit deniedBy;
+  private final long retryAfterMillis;
+
+  private Decision(boolean allowed, long remaining, Limit deniedBy, long retryAfterMillis) {
+    this.allowed = allowed;
+    this.remaining = remaining;
+    this.deniedBy = deniedBy;
+    this.retryAfterMillis = retryAfterMillis;
+  }
+
+  /** An allowed decision with {@code remaining} permits left. */
+  public static Decision allowed(long remaining) {
+    return new Decision(true, remaining, null, 0);
+  }
+
+  /** A denied decision. */
+  public static Decision denied(long remaining, Limit deniedBy, long retryAfterMillis) {
+    return new Decision(false, remaining, Objects.requireNonNull(deniedBy, "deniedBy"),
+        retryAfterMillis);
+  }
+
+  /** Whether the permits were recorded. */
+  public boolean allowed() {
+    return allowed;
+  }
+
+  /** Permits that a request could take right now (0 or more). */
+  public long remaining() {
+    return remaining;
+  }
+
+  /** The limit that denied the request; empty when allowed. */
+  public Optional<Limit> deniedBy() {
+    return Optional.ofNullable(deniedBy);
+  }
+
+  /** How long until the same request would fit; zero when allowed. */
+  public Duration retryAfter() {
+    return Duration.ofMillis(retryAfterMillis);
+  }
+
+  /** {@link #retryAfter()} in milliseconds. */
+  public long retryAfterMillis() {
+    return retryAfterMillis;
+  }
+
+  @Override
+  public boolean equals(Object o) {
+    if (!(o instanceof Decision)) {
+      return false;
+    }
+    Decision that = (Decision) o;
+    return allowed == that.allowed && remaining == that.remaining
+        && retryAfterMillis == that.retryAfterMillis && Objects.equals(deniedBy, that.deniedBy);
+  }
+
+  @Override
+  public int hashCode() {
+    return Objects.hash(allowed, remaining, deniedBy, retryAfterMillis);
+  }
+
+  @Override
+  public String toString() {
+    return allowed
+        ? "allowed(remaining=" + remaining + ")"
+        : "denied(by=" + deniedBy.name() + ", remaining=" + remaining + ", retryAfter="
+            + retryAfterMillis + "ms)";
+  }
+}

@@ -1,0 +1,23 @@
+package io.windowpane;
+
+/** Formats millisecond lengths the way people write them: 250ms, 1s, 90s, 10m, 1h, 2d. */
+final class Durations {
+
+  private Durations() {}
+
+  static String format(long millis) {
+    if (millis % 86_400_000L == 0) {
+      return millis / 86_400_000L + "d";
+    }
+    if (millis % 3_600_000L == 0) {
+      return millis / 3_600_000L + "h";
+    }
+    if (millis % 60_000L == 0) {
+      return millis / 60_000L + "m";
+    }
+    if (millis % 1000 == 0) {
+      return millis / 1000 + "s";
+    }
+    return millis + "ms";
+  }
+}

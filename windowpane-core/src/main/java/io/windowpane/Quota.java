@@ -1,0 +1,101 @@
+package io.windowpane;
+
+import io.windowpane.internal.Checks;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+
+/**
+ * One or more {@link Limit}s that a request must all satisfy, e.g. 10 per second AND 1,000 per
+ * hour. A rate limiter decides a request against the whole quota atomically: either every limit
+ * records the permits, or none does. Immutable.
+ *
+ * <p>At most {@value #MAX_LIMITS} limits. Limits whose resolutions are too far apart are refused
+ * (the finest pane must be at least 1/{@value #MAX_PANE_SPREAD} of the longest expiry), because
+ * a key is kept alive by its longest limit and the pane rings tag panes with 22 usable bits.
+ */
+public final class Quota {
+
+  /** Most limits in one quota. */
+  public static final int MAX_LIMITS = 8;
+
+  /** Largest ratio of the quota's longest expiry to its finest resolution. */
+  public static final long MAX_PANE_SPREAD = 1L << 22;
+
+  private final List<Limit> limits;
+  private final long smallestPermits;
+  private final long expiryMillis;
+
+  private Quota(List<Limit> limits) {
+    this.limits = limits;
+    long smallest = Long.MAX_VALUE;
+    long expiry = 0;
+    for (Limit limit : limits) {
+      smallest = Math.min(smallest, limit.permits());
+      expiry = Math.max(expiry, limit.window().expiryMillis());
+    }
+    this.smallestPermits = smallest;
+    this.expiryMillis = expiry;
+  }
+
+  /** A quota of one or more limits. */
+  public static Quota of(Limit first, Limit... more) {
+    List<Limit> all = new ArrayList<>();
+    all.add(Checks.notNull("first", first));
+    for (Limit limit : Checks.notNull("more", more)) {
+      all.add(Checks.notNull("limit", limit));
+    }
+    return of(all);
+  }
+
+  /** A quota of the given limits (1 to {@value #MAX_LIMITS}). */
+  public static Quota of(List<Limit> limits) {
+    Checks.notNull("limits", limits);
+    Checks.inRange("number of limits", limits.size(), 1, MAX_LIMITS);
+    List<Limit> copy = List.copyOf(limits);
+    long expiry = 0;
+    for (Limit limit : copy) {
+      expiry = Math.max(expiry, limit.window().expiryMillis());
+    }
+    for (Limit limit : copy) {
+      long r = limit.window().algorithm() == Algorithm.SLIDING_LOG
+          ? expiry : limit.window().resolutionMillis();
+      if (expiry / r >= MAX_PANE_SPREAD) {
+        throw new IllegalArgumentException("limits must have resolutions within 1/"
+            + MAX_PANE_SPREAD + " of the quota's longest expiry (" + expiry + " ms); "
+            + limit + " has a resolution of " + r + " ms: use coarser panes");
+      }
+    }
+    return new Quota(Collections.unmodifiableList(copy));
+  }
+
+  /** The limits, in the order given. */
+  public List<Limit> limits() {
+    return limits;
+  }
+
+  /** The smallest {@link Limit#permits()}: no request may ask for more. */
+  public long smallestPermits() {
+    return smallestPermits;
+  }
+
+  /** The longest {@link WindowSpec#expiryMillis()} among the limits. */
+  public long expiryMillis() {
+    return expiryMillis;
+  }
+
+  @Override
+  public boolean equals(Object o) {
+    return o instanceof Quota && limits.equals(((Quota) o).limits);
+  }
+
+  @Override
+  public int hashCode() {
+    return limits.hashCode();
+  }
+
+  @Override
+  public String toString() {
+    return "Quota" + limits;
+  }
+}

@@ -1,0 +1,96 @@
+package io.windowpane;
+
+import io.windowpane.internal.Checks;
+import io.windowpane.spi.LimiterStore;
+import java.util.List;
+import java.util.concurrent.CompletionStage;
+
+/**
+ * A sliding-window rate limiter over a {@link Quota}. Thread-safe.
+ *
+ * <p>{@link #tryAcquire} is all-or-nothing across the quota's limits: when allowed, the permits
+ * are recorded in every limit; when denied, nothing is recorded anywhere. A denial is a normal
+ * {@link Decision}, never an exception.
+ *
+ * <p>Arguments are checked before anything happens: keys are 1 to 256 characters and
+ * {@code permits} is 1 to the quota's smallest limit (a request larger than some limit could
+ * never be allowed). A bad argument throws {@link IllegalArgumentException}, also from the async
+ * forms (synchronously). Backend failures throw (or complete the stage with) a
+ * {@link WindowpaneException}.
+ */
+public final class RateLimiter {
+
+  private final String name;
+  private final Quota quota;
+  private final LimiterStore store;
+
+  RateLimiter(String name, Quota quota, LimiterStore store) {
+    this.name = name;
+    this.quota = quota;
+    this.store = store;
+  }
+
+  /** Decides one permit for {@code key}. */
+  public Decision tryAcquire(String key) {
+    return store.tryAcquire(Checks.key(key), 1);
+  }
+
+  /** Decides {@code permits} for {@code key}, recording them in every limit when allowed. */
+  public Decision tryAcquire(String key, long permits) {
+    return store.tryAcquire(Checks.key(key), checkPermits(permits));
+  }
+
+  /**
+   * The same decision and effect as {@link #tryAcquire(String, long)}, answering only whether
+   * it was allowed: on the local engine this builds no object at all.
+   */
+  public boolean tryConsume(String key, long permits) {
+    return store.tryConsume(Checks.key(key), checkPermits(permits));
+  }
+
+  /** {@link #tryAcquire(String, long)} for each key, in order; each key is decided on its own. */
+  public List<Decision> tryAcquireAll(List<String> keys, long permits) {
+    checkPermits(permits);
+    return store.tryAcquireAll(Checks.keys(keys), permits);
+  }
+
+  /** {@link #tryAcquire(String, long)} without blocking the caller. */
+  public CompletionStage<Decision> tryAcquireAsync(String key, long permits) {
+    return store.tryAcquireAsync(Checks.key(key), checkPermits(permits));
+  }
+
+  /** {@link #tryAcquireAll} without blocking the caller. */
+  public CompletionStage<List<Decision>> tryAcquireAllAsync(List<String> keys, long permits) {
+    checkPermits(permits);
+    return store.tryAcquireAllAsync(Checks.keys(keys), permits);
+  }
+
+  /** Whether the engine still holds state for {@code key}. */
+  public boolean holdsState(String key) {
+    return store.holdsState(Checks.key(key));
+  }
+
+  /** Drops expired state now. */
+  public void cleanUp() {
+    store.cleanUp();
+  }
+
+  /** The name that namespaces this limiter's keys. */
+  public String name() {
+    return name;
+  }
+
+  /** The quota. */
+  public Quota quota() {
+    return quota;
+  }
+
+  private long checkPermits(long permits) {
+    return Checks.inRange("permits", permits, 1, quota.smallestPermits());
+  }
+
+  @Override
+  public String toString() {
+    return "RateLimiter[" + name + ", " + quota + "]";
+  }
+}

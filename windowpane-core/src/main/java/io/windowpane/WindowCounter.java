@@ -1,0 +1,106 @@
+package io.windowpane;
+
+import io.windowpane.internal.Checks;
+import io.windowpane.spi.CounterStore;
+import java.util.List;
+import java.util.concurrent.CompletionStage;
+
+/**
+ * A sliding-window counter: "how many events did this key have in the last W?". Thread-safe.
+ *
+ * <p>Arguments are checked before anything happens: keys are 1 to 256 characters, {@code n} is
+ * 1 to {@value #MAX_ADD}; a bad argument throws {@link IllegalArgumentException}, also from the
+ * async forms (synchronously, before a stage exists). Backend failures throw (or complete the
+ * stage with) a {@link WindowpaneException}.
+ */
+public final class WindowCounter {
+
+  /** Most events one {@link #add} may record. */
+  public static final long MAX_ADD = Integer.MAX_VALUE;
+
+  private final String name;
+  private final WindowSpec spec;
+  private final CounterStore store;
+
+  WindowCounter(String name, WindowSpec spec, CounterStore store) {
+    this.name = name;
+    this.spec = spec;
+    this.store = store;
+  }
+
+  /** Records one event now; returns the window count including it. */
+  public long add(String key) {
+    return store.add(Checks.key(key), 1);
+  }
+
+  /** Records {@code n} events now; returns the window count including them. */
+  public long add(String key, long n) {
+    return store.add(Checks.key(key), checkN(n));
+  }
+
+  /** The window count now; 0 for a key never seen or expired. */
+  public long count(String key) {
+    return store.count(Checks.key(key));
+  }
+
+  /** {@link #add(String, long)} for each key, in order, in one engine call. */
+  public List<Long> addAll(List<String> keys, long n) {
+    checkN(n);
+    return store.addAll(Checks.keys(keys), n);
+  }
+
+  /** {@link #count} for each key, in order, in one engine call. */
+  public List<Long> countAll(List<String> keys) {
+    return store.countAll(Checks.keys(keys));
+  }
+
+  /** {@link #add(String, long)} without blocking the caller. */
+  public CompletionStage<Long> addAsync(String key, long n) {
+    return store.addAsync(Checks.key(key), checkN(n));
+  }
+
+  /** {@link #count} without blocking the caller. */
+  public CompletionStage<Long> countAsync(String key) {
+    return store.countAsync(Checks.key(key));
+  }
+
+  /** {@link #addAll} without blocking the caller. */
+  public CompletionStage<List<Long>> addAllAsync(List<String> keys, long n) {
+    checkN(n);
+    return store.addAllAsync(Checks.keys(keys), n);
+  }
+
+  /** {@link #countAll} without blocking the caller. */
+  public CompletionStage<List<Long>> countAllAsync(List<String> keys) {
+    return store.countAllAsync(Checks.keys(keys));
+  }
+
+  /** Whether the engine still holds state for {@code key}. */
+  public boolean holdsState(String key) {
+    return store.holdsState(Checks.key(key));
+  }
+
+  /** Drops expired state now. */
+  public void cleanUp() {
+    store.cleanUp();
+  }
+
+  /** The name that namespaces this counter's keys. */
+  public String name() {
+    return name;
+  }
+
+  /** The window. */
+  public WindowSpec spec() {
+    return spec;
+  }
+
+  private static long checkN(long n) {
+    return Checks.inRange("n", n, 1, MAX_ADD);
+  }
+
+  @Override
+  public String toString() {
+    return "WindowCounter[" + name + ", " + spec + "]";
+  }
+}

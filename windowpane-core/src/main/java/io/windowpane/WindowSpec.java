@@ -1,0 +1,141 @@
+package io.windowpane;
+
+import io.windowpane.internal.Checks;
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * The shape of a sliding window: its length {@code W}, its panes {@code P} (so its resolution
+ * {@code r = W / P}) and its {@link Algorithm}. Immutable; validated when built.
+ *
+ * <p>Ranges: {@code W} from 1 ms to {@value #MAX_WINDOW_MILLIS} ms (366 days), whole
+ * milliseconds; {@code P} from 1 to {@value #MAX_PANES} and must divide {@code W}. Only
+ * {@link Algorithm#SLIDING_PANES} has more than one pane; the log's resolution is 1 ms and the
+ * weighted window's is {@code W} (it keeps two fixed windows of length {@code W}).
+ *
+ * <p>State for a key disappears at most {@link #expiryMillis() W + r} after its last event.
+ */
+public final class WindowSpec {
+
+  /** Longest window: 366 days. */
+  public static final long MAX_WINDOW_MILLIS = 366L * 24 * 3600 * 1000;
+
+  /** Most panes in a window. */
+  public static final int MAX_PANES = 4096;
+
+  private final long windowMillis;
+  private final int panes;
+  private final Algorithm algorithm;
+
+  private WindowSpec(long windowMillis, int panes, Algorithm algorithm) {
+    this.windowMillis = windowMillis;
+    this.panes = panes;
+    this.algorithm = algorithm;
+  }
+
+  /** A {@link Algorithm#SLIDING_PANES} window of {@code length} cut into {@code panes} panes. */
+  public static WindowSpec panes(Duration length, int panes) {
+    long w = windowMillis(length);
+    Checks.inRange("panes", panes, 1, MAX_PANES);
+    if (w % panes != 0) {
+      throw new IllegalArgumentException("panes must divide the window length (" + w
+          + " ms) into whole milliseconds, was " + panes);
+    }
+    return new WindowSpec(w, panes, Algorithm.SLIDING_PANES);
+  }
+
+  /** An exact {@link Algorithm#SLIDING_LOG} window of {@code length}. */
+  public static WindowSpec log(Duration length) {
+    return new WindowSpec(windowMillis(length), 1, Algorithm.SLIDING_LOG);
+  }
+
+  /** A {@link Algorithm#SLIDING_WEIGHTED} window of {@code length}. */
+  public static WindowSpec weighted(Duration length) {
+    return new WindowSpec(windowMillis(length), 1, Algorithm.SLIDING_WEIGHTED);
+  }
+
+  /**
+   * A window of any algorithm; {@code panes} must be 1 unless the algorithm is
+   * {@link Algorithm#SLIDING_PANES}.
+   */
+  public static WindowSpec of(Duration length, int panes, Algorithm algorithm) {
+    Checks.notNull("algorithm", algorithm);
+    if (algorithm == Algorithm.SLIDING_PANES) {
+      return panes(length, panes);
+    }
+    Checks.inRange("panes", panes, 1, 1);
+    return algorithm == Algorithm.SLIDING_LOG ? log(length) : weighted(length);
+  }
+
+  private static long windowMillis(Duration length) {
+    Checks.notNull("length", length);
+    if (length.isNegative() || length.isZero() || length.compareTo(Duration.ofMillis(MAX_WINDOW_MILLIS)) > 0) {
+      throw new IllegalArgumentException("length must be in [1 ms, " + MAX_WINDOW_MILLIS
+          + " ms (366 days)], was " + length);
+    }
+    if (length.getNano() % 1_000_000 != 0) {
+      throw new IllegalArgumentException("length must be whole milliseconds, was " + length);
+    }
+    return length.toMillis();
+  }
+
+  /** The window length {@code W} in milliseconds. */
+  public long windowMillis() {
+    return windowMillis;
+  }
+
+  /** The window length {@code W}. */
+  public Duration length() {
+    return Duration.ofMillis(windowMillis);
+  }
+
+  /** The number of panes {@code P} (1 for the log and the weighted window). */
+  public int panes() {
+    return panes;
+  }
+
+  /**
+   * The resolution {@code r} in milliseconds: {@code W / P} for panes, 1 for the log, {@code W}
+   * for the weighted window.
+   */
+  public long resolutionMillis() {
+    switch (algorithm) {
+      case SLIDING_LOG:
+        return 1;
+      case SLIDING_WEIGHTED:
+        return windowMillis;
+      default:
+        return windowMillis / panes;
+    }
+  }
+
+  /** {@code W + r}: how long state for a key may outlive its last event. */
+  public long expiryMillis() {
+    return windowMillis + resolutionMillis();
+  }
+
+  /** The algorithm. */
+  public Algorithm algorithm() {
+    return algorithm;
+  }
+
+  @Override
+  public boolean equals(Object o) {
+    if (!(o instanceof WindowSpec)) {
+      return false;
+    }
+    WindowSpec that = (WindowSpec) o;
+    return windowMillis == that.windowMillis && panes == that.panes && algorithm == that.algorithm;
+  }
+
+  @Override
+  public int hashCode() {
+    return Objects.hash(windowMillis, panes, algorithm);
+  }
+
+  @Override
+  public String toString() {
+    return algorithm + "(" + Durations.format(windowMillis)
+        + (algorithm == Algorithm.SLIDING_PANES ? " / " + panes + " panes" : "") + ")";
+  }
+}

@@ -1,0 +1,131 @@
+package io.windowpane;
+
+import io.windowpane.internal.Checks;
+import io.windowpane.internal.local.LocalEngine;
+import io.windowpane.spi.Engine;
+import java.time.Duration;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
+
+/**
+ * The entry point: an engine, and the counters and rate limiters built on it.
+ *
+ * <pre>{@code
+ * Windowpane wp = Windowpane.local();
+ * RateLimiter api = wp.limiter("api", Quota.of(
+ *     Limit.of(10, WindowSpec.panes(Duration.ofSeconds(1), 10)),
+ *     Limit.of(1_000, WindowSpec.panes(Duration.ofHours(1), 60))));
+ * Decision d = api.tryAcquire("user:42", 1);
+ * }</pre>
+ *
+ * <p>Names namespace state: asking twice for the same name and shape returns the same object;
+ * the same name with another shape is refused. Thread-safe. Closing closes the engine.
+ */
+public final class Windowpane implements AutoCloseable {
+
+  private final Engine engine;
+  private final ConcurrentMap<String, Object> byName = new ConcurrentHashMap<>();
+
+  private Windowpane(Engine engine) {
+    this.engine = engine;
+  }
+
+  /** The in-process engine with the system clock and default bounds. */
+  public static Windowpane local() {
+    return localBuilder().build();
+  }
+
+  /** Options of the in-process engine: clock, key bound, sweep interval. */
+  public static LocalBuilder localBuilder() {
+    return new LocalBuilder();
+  }
+
+  /** Counters and limiters on any engine (Redis, etcd, or your own). */
+  public static Windowpane using(Engine engine) {
+    return new Windowpane(Checks.notNull("engine", engine));
+  }
+
+  /** A sliding-window counter named {@code name}. */
+  public WindowCounter counter(String name, WindowSpec spec) {
+    Checks.name(name);
+    Checks.notNull("spec", spec);
+    Object made = byName.computeIfAbsent("counter:" + name,
+        k -> new WindowCounter(name, spec, engine.counterStore(name, spec)));
+    WindowCounter counter = (WindowCounter) made;
+    if (!counter.spec().equals(spec)) {
+      throw new IllegalArgumentException("name '" + name + "' already names a counter over "
+          + counter.spec() + ", not " + spec);
+    }
+    return counter;
+  }
+
+  /** A rate limiter named {@code name} over {@code quota}. */
+  public RateLimiter limiter(String name, Quota quota) {
+    Checks.name(name);
+    Checks.notNull("quota", quota);
+    Object made = byName.computeIfAbsent("limiter:" + name,
+        k -> new RateLimiter(name, quota, engine.limiterStore(name, quota)));
+    RateLimiter limiter = (RateLimiter) made;
+    if (!limiter.quota().equals(quota)) {
+      throw new IllegalArgumentException("name '" + name + "' already names a limiter over "
+          + limiter.quota() + ", not " + quota);
+    }
+    return limiter;
+  }
+
+  /** A rate limiter over a quota of the given limits. */
+  public RateLimiter limiter(String name, Limit first, Limit... more) {
+    return limiter(name, Quota.of(first, more));
+  }
+
+  /** The engine's name: "local", "redis", "etcd". */
+  public String engineName() {
+    return engine.name();
+  }
+
+  @Override
+  public void close() {
+    engine.close();
+  }
+
+  /** Builds the in-process engine. */
+  public static final class LocalBuilder {
+    private MillisClock clock = MillisClock.system();
+    private long maxKeys = LocalEngine.DEFAULT_MAX_KEYS;
+    private long sweepIntervalMillis = LocalEngine.DEFAULT_SWEEP_INTERVAL_MILLIS;
+
+    private LocalBuilder() {}
+
+    /** The time source (default: the system clock); a {@link ManualClock} in tests. */
+    public LocalBuilder clock(MillisClock clock) {
+      this.clock = Checks.notNull("clock", clock);
+      return this;
+    }
+
+    /**
+     * The most keys each counter or limiter holds (default 1,000,000; 1 to 2^31 - 1). When a new
+     * key would pass it, expired keys are dropped first; if every key is still live, the keys
+     * idle longest are evicted (about 1/16 of the bound at once), forgetting their history.
+     */
+    public LocalBuilder maxKeys(long maxKeys) {
+      this.maxKeys = Checks.inRange("maxKeys", maxKeys, 1, Integer.MAX_VALUE);
+      return this;
+    }
+
+    /**
+     * How often operations sweep expired keys out of memory (default 1 s; 1 ms to 1 day). An
+     * expired key is never counted: the sweep only returns its memory.
+     */
+    public LocalBuilder sweepInterval(Duration interval) {
+      Checks.notNull("interval", interval);
+      this.sweepIntervalMillis = Checks.inRange("sweepInterval (ms)", interval.toMillis(), 1,
+          86_400_000L);
+      return this;
+    }
+
+    /** A new in-process engine. */
+    public Windowpane build() {
+      return new Windowpane(new LocalEngine(clock, maxKeys, sweepIntervalMillis));
+    }
+  }
+}

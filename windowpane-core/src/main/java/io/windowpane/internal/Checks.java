@@ -1,0 +1,90 @@
+package io.windowpane.internal;
+
+import java.util.List;
+
+/**
+ * Argument checks shared by the API classes. Every failure is an {@link IllegalArgumentException}
+ * naming the argument and its allowed range, thrown before anything changes.
+ */
+public final class Checks {
+
+  /** Longest key accepted, in UTF-16 chars: keeps backend keys and log lines bounded. */
+  public static final int MAX_KEY_LENGTH = 256;
+
+  /** Longest counter or limiter name. */
+  public static final int MAX_NAME_LENGTH = 64;
+
+  /** Most keys in one batch call. */
+  public static final int MAX_BATCH = 10_000;
+
+  private Checks() {}
+
+  /** Checks a key: not null, 1 to {@value #MAX_KEY_LENGTH} chars. */
+  public static String key(String key) {
+    if (key == null) {
+      throw new IllegalArgumentException("key must not be null");
+    }
+    int length = key.length();
+    if (length == 0 || length > MAX_KEY_LENGTH) {
+      throw new IllegalArgumentException(
+          "key must be 1 to " + MAX_KEY_LENGTH + " characters long, was " + length);
+    }
+    return key;
+  }
+
+  /** Checks every key of a batch, and the batch size. */
+  public static List<String> keys(List<String> keys) {
+    if (keys == null) {
+      throw new IllegalArgumentException("keys must not be null");
+    }
+    if (keys.size() > MAX_BATCH) {
+      throw new IllegalArgumentException(
+          "keys must hold at most " + MAX_BATCH + " keys, was " + keys.size());
+    }
+    for (int i = 0; i < keys.size(); i++) {
+      try {
+        key(keys.get(i));
+      } catch (IllegalArgumentException e) {
+        throw new IllegalArgumentException("keys[" + i + "]: " + e.getMessage(), e);
+      }
+    }
+    return keys;
+  }
+
+  /** Checks a counter or limiter name: 1 to 64 chars of {@code [A-Za-z0-9_.:-]}. */
+  public static String name(String name) {
+    if (name == null || name.isEmpty() || name.length() > MAX_NAME_LENGTH) {
+      throw new IllegalArgumentException(
+          "name must be 1 to " + MAX_NAME_LENGTH + " characters of [A-Za-z0-9_.:-], was "
+              + (name == null ? "null" : "'" + name + "'"));
+    }
+    for (int i = 0; i < name.length(); i++) {
+      char c = name.charAt(i);
+      boolean ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')
+          || c == '_' || c == '.' || c == ':' || c == '-';
+      if (!ok) {
+        throw new IllegalArgumentException(
+            "name must be 1 to " + MAX_NAME_LENGTH + " characters of [A-Za-z0-9_.:-], was '"
+                + name + "'");
+      }
+    }
+    return name;
+  }
+
+  /** Checks {@code min <= value <= max}. */
+  public static long inRange(String argument, long value, long min, long max) {
+    if (value < min || value > max) {
+      throw new IllegalArgumentException(
+          argument + " must be in [" + min + ", " + max + "], was " + value);
+    }
+    return value;
+  }
+
+  /** Checks an argument is not null. */
+  public static <T> T notNull(String argument, T value) {
+    if (value == null) {
+      throw new IllegalArgumentException(argument + " must not be null");
+    }
+    return value;
+  }
+}

@@ -1,0 +1,78 @@
+package io.windowpane.internal.local;
+
+import io.windowpane.Algorithm;
+import io.windowpane.Limit;
+import io.windowpane.MillisClock;
+import io.windowpane.Quota;
+import io.windowpane.WindowSpec;
+import io.windowpane.spi.CounterStore;
+import io.windowpane.spi.Engine;
+import io.windowpane.spi.LimiterStore;
+
+/**
+ * The in-process engine: lock-free pane rings and logs in a bounded table per counter or
+ * limiter. The reference semantics of windowpane, and its fastest path. Nothing to close.
+ */
+public final class LocalEngine implements Engine {
+
+  /** Default bound on the keys of each counter or limiter. */
+  public static final long DEFAULT_MAX_KEYS = 1_000_000;
+
+  /** Default interval between sweeps of expired keys. */
+  public static final long DEFAULT_SWEEP_INTERVAL_MILLIS = 1_000;
+
+  private final MillisClock clock;
+  private final long maxKeys;
+  private final long sweepIntervalMillis;
+
+  public LocalEngine(MillisClock clock, long maxKeys, long sweepIntervalMillis) {
+    this.clock = clock;
+    this.maxKeys = maxKeys;
+    this.sweepIntervalMillis = sweepIntervalMillis;
+  }
+
+  @Override
+  public String name() {
+    return "local";
+  }
+
+  @Override
+  public CounterStore counterStore(String name, WindowSpec spec) {
+    KeyTable table = new KeyTable(
+        now -> new KeyState(new Window[] {window(spec, -1, now)}, now),
+        spec.expiryMillis(), maxKeys, sweepIntervalMillis, clock.millis());
+    return new LocalCounterStore(clock, table);
+  }
+
+  @Override
+  public LimiterStore limiterStore(String name, Quota quota) {
+    KeyTable table = new KeyTable(now -> {
+      Window[] windows = new Window[quota.limits().size()];
+      for (int i = 0; i < windows.length; i++) {
+        Limit limit = quota.limits().get(i);
+        windows[i] = window(limit.window(), limit.permits(), now);
+      }
+      return new KeyState(windows, now);
+    }, quota.expiryMillis(), maxKeys, sweepIntervalMillis, clock.millis());
+    return new LocalLimiterStore(clock, table, quota);
+  }
+
+  /** A fresh window; {@code limit} is -1 for a counter. */
+  static Window window(WindowSpec spec, long limit, long now) {
+    Algorithm algorithm = spec.algorithm();
+    switch (algorithm) {
+      case SLIDING_LOG:
+        return limit < 0 ? LogWindow.forCounter(spec.windowMillis(), now)
+            : LogWindow.forLimit(spec.windowMillis(), limit, now);
+      case SLIDING_WEIGHTED:
+        return PaneWindow.weighted(spec.windowMillis(), now);
+      default:
+        return PaneWindow.panes(spec.resolutionMillis(), spec.panes(), now);
+    }
+  }
+
+  @Override
+  public void close() {
+    // nothing held outside the heap
+  }
+}

@@ -1,0 +1,227 @@
+package io.windowpane.internal.local;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+
+/*
+ * Design note: an exact sliding log in a fixed ring, O(limit) memory.
+ *
+ * Entries are (time, count) pairs packed in one word, appended in order to a ring and taken
+ * from its tail once they leave the window (time <= now - W). Events of the same millisecond
+ * share an entry, so a window holds at most min(limit, W in ms) entries and the ring is sized
+ * for that when the key is created: nothing is allocated afterwards.
+ *
+ *   bits 63..24  time - base (ms; base is the key's creation time minus W, 34 years of range)
+ *   bits 23..0   count (up to 16,777,215; larger adds take several entries)
+ *   0            an empty slot (claimed but not yet written, or taken)
+ *
+ * `total` is the count of the window: every entry's count plus reservations not yet appended.
+ * A decision is one CAS on total (reserve), then an append (commit); a cancelled reservation
+ * just gives its permits back to total, so several limits stay all-or-nothing. Expiry takes an
+ * entry with a CAS to 0, subtracts its count from total and moves the tail; whoever wins the CAS
+ * owns that step. Readers stop at an empty slot, so an entry being written or taken is treated
+ * as still inside the window: under concurrency a count can run high for a few instructions,
+ * never low, so a limit is never exceeded. Sequentially the log is exact: retryAfter is the time
+ * at which the oldest entries holding enough permits leave the window.
+ *
+ * Appends whose clock lags behind the newest entry keep ring order, not time order; expiry
+ * stops at the first entry still inside the window, which can hold a later entry for at most
+ * the lag (stricter, never looser). If a counter's ring is ever full (more distinct
+ * milliseconds in the window than it was sized for), the newest entry absorbs the events at
+ * the newest time: the count stays exact, those events just leave the window a little later.
+ */
+final class LogWindow extends Window {
+
+  static final int COUNT_BITS = 24;
+  static final long MAX_ENTRY_COUNT = (1L << COUNT_BITS) - 1;
+  static final long MAX_OFFSET = (1L << 40) - 1;
+
+  /** Largest ring for a counter: 65,536 entries (512 KiB per key). */
+  static final int MAX_COUNTER_ENTRIES = 1 << 16;
+
+  private static final VarHandle ENTRY = MethodHandles.arrayElementVarHandle(long[].class);
+  private static final VarHandle TOTAL;
+  private static final VarHandle HEAD;
+  private static final VarHandle TAIL;
+
+  static {
+    try {
+      MethodHandles.Lookup lookup = MethodHandles.lookup();
+      TOTAL = lookup.findVarHandle(LogWindow.class, "total", long.class);
+      HEAD = lookup.findVarHandle(LogWindow.class, "head", long.class);
+      TAIL = lookup.findVarHandle(LogWindow.class, "tail", long.class);
+    } catch (ReflectiveOperationException e) {
+      throw new ExceptionInInitializerError(e);
+    }
+  }
+
+  private final long windowMillis;
+  private final long base;
+  private final long[] entries;
+  private final int mask;
+  @SuppressWarnings("unused") private volatile long total;
+  @SuppressWarnings("unused") private volatile long head;
+  @SuppressWarnings("unused") private volatile long tail;
+
+  private LogWindow(long windowMillis, long capacity, long now) {
+    this.windowMillis = windowMillis;
+    this.base = now - windowMillis - 1;
+    int size = Integer.highestOneBit((int) Math.min(1 << 30, Math.max(8, capacity)) - 1) << 1;
+    this.entries = new long[Math.max(8, size)];
+    this.mask = entries.length - 1;
+  }
+
+  /** A log for a limit of {@code limit}: enough entries that it never fills. */
+  static LogWindow forLimit(long windowMillis, long limit, long now) {
+    return new LogWindow(windowMillis, Math.min(limit, windowMillis) + 8, now);
+  }
+
+  /** A log for a counter: one entry per distinct millisecond, up to {@link #MAX_COUNTER_ENTRIES}. */
+  static LogWindow forCounter(long windowMillis, long now) {
+    return new LogWindow(windowMillis, Math.min(windowMillis + 8, MAX_COUNTER_ENTRIES), now);
+  }
+
+  private long offset(long now) {
+    return Math.max(1, Math.min(MAX_OFFSET, now - base));
+  }
+
+  private static long offsetOf(long entry) {
+    return entry >>> COUNT_BITS;
+  }
+
+  private static long countOf(long entry) {
+    return entry & MAX_ENTRY_COUNT;
+  }
+
+  private long entryAcquire(long index) {
+    return (long) ENTRY.getAcquire(entries, (int) index & mask);
+  }
+
+  private boolean casEntry(long index, long expected, long update) {
+    return ENTRY.compareAndSet(entries, (int) index & mask, expected, update);
+  }
+
+  /** Takes the entries that left the window at {@code now} off the tail. */
+  private void expire(long now) {
+    long cutoff = now - base - windowMillis; // entries with offset <= cutoff are out
+    for (;;) {
+      long t = (long) TAIL.getAcquire(this);
+      if (t == (long) HEAD.getAcquire(this)) {
+        return;
+      }
+      long v = entryAcquire(t);
+      if (v == 0 || offsetOf(v) > cutoff) {
+        return; // being written or taken, or still inside the window
+      }
+      // An ABA on this CAS would need the slot refilled with an identical word, which needs the
+      // clock to step back by more than W.
+      if (casEntry(t, v, 0)) {
+        TOTAL.getAndAdd(this, -countOf(v));
+        TAIL.compareAndSet(this, t, t + 1);
+      }
+    }
+  }
+
+  /** Appends {@code n} (at most {@link #MAX_ENTRY_COUNT}) events at {@code now}. */
+  private void append(long now, long n) {
+    long off = offset(now);
+    for (;;) {
+      long h = (long) HEAD.getAcquire(this);
+      long t = (long) TAIL.getAcquire(this);
+      long last = h > t ? entryAcquire(h - 1) : 0;
+      if (last != 0 && offsetOf(last) == off && countOf(last) + n <= MAX_ENTRY_COUNT) {
+        if (casEntry(h - 1, last, last + n)) {
+          return;
+        }
+        continue;
+      }
+      if (h - t >= entries.length) {
+        expire(now);
+        if (last != 0 && (long) TAIL.getAcquire(this) == t) {
+          // full: the newest entry absorbs the events at the newest time
+          long merged = (Math.max(off, offsetOf(last)) << COUNT_BITS)
+              | Math.min(MAX_ENTRY_COUNT, countOf(last) + n);
+          if (casEntry(h - 1, last, merged)) {
+            return;
+          }
+        }
+        Thread.onSpinWait();
+        continue;
+      }
+      if (HEAD.compareAndSet(this, h, h + 1)) {
+        ENTRY.setRelease(entries, (int) h & mask, (off << COUNT_BITS) | n);
+        return;
+      }
+    }
+  }
+
+  @Override
+  long add(long now, long n) {
+    expire(now);
+    long after = (long) TOTAL.getAndAdd(this, n) + n;
+    for (long left = n; left > 0; left -= MAX_ENTRY_COUNT) {
+      append(now, Math.min(left, MAX_ENTRY_COUNT));
+    }
+    return after;
+  }
+
+  @Override
+  long count(long now) {
+    expire(now);
+    return (long) TOTAL.getAcquire(this);
+  }
+
+  @Override
+  long reserve(long now, long permits, long limit) {
+    expire(now);
+    long current = (long) TOTAL.getAcquire(this);
+    for (;;) {
+      if (current + permits > limit) {
+        return DENIED;
+      }
+      long witness = (long) TOTAL.compareAndExchange(this, current, current + permits);
+      if (witness == current) {
+        return 0;
+      }
+      current = witness;
+    }
+  }
+
+  @Override
+  void commit(long now, long permits, long receipt) {
+    append(now, permits);
+  }
+
+  @Override
+  void cancel(long now, long permits, long receipt) {
+    TOTAL.getAndAdd(this, -permits);
+  }
+
+  @Override
+  long retryAfter(long now, long permits, long limit) {
+    expire(now);
+    long need = (long) TOTAL.getAcquire(this) + permits - limit;
+    if (need <= 0) {
+      return 0;
+    }
+    long sinceBase = now - base;
+    long h = (long) HEAD.getAcquire(this);
+    long dropped = 0;
+    for (long i = (long) TAIL.getAcquire(this); i < h; i++) {
+      long v = entryAcquire(i);
+      if (v == 0) {
+        break; // being written: it is as recent as now
+      }
+      dropped += countOf(v);
+      if (dropped >= need) {
+        return Math.max(1, offsetOf(v) - sinceBase + windowMillis);
+      }
+    }
+    return windowMillis;
+  }
+
+  /** Ring length, for tests. */
+  int capacity() {
+    return entries.length;
+  }
+}

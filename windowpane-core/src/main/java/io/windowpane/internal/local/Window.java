@@ -1,0 +1,45 @@
+package io.windowpane.internal.local;
+
+/**
+ * One key's state for one window (of a counter, or of one limit of a quota). Every method takes
+ * the operation's time, read once by the caller; implementations are lock-free.
+ *
+ * <p>A limit decides in two steps so that a quota of several limits stays all-or-nothing:
+ * {@link #reserve} checks and takes the permits (or returns {@link #DENIED} and takes nothing),
+ * then the caller either {@link #commit}s every reservation or {@link #cancel}s the ones it
+ * made. Single-limit quotas commit at once.
+ */
+abstract class Window {
+
+  /** What {@link #reserve} returns when the permits do not fit. */
+  static final long DENIED = Long.MIN_VALUE;
+
+  /** Records {@code n} events at {@code now}; returns the window count including them. */
+  abstract long add(long now, long n);
+
+  /** The window count at {@code now}. */
+  abstract long count(long now);
+
+  /**
+   * Takes {@code permits} if the window holds at most {@code limit - permits} at {@code now};
+   * returns a receipt for {@link #commit} / {@link #cancel}, or {@link #DENIED}.
+   */
+  abstract long reserve(long now, long permits, long limit);
+
+  /** Makes a reservation final. */
+  abstract void commit(long now, long permits, long receipt);
+
+  /** Gives a reservation back. */
+  abstract void cancel(long now, long permits, long receipt);
+
+  /**
+   * Milliseconds from {@code now} until a request for {@code permits} would fit if nothing else
+   * happened; 0 if it fits now.
+   */
+  abstract long retryAfter(long now, long permits, long limit);
+
+  /** Permits a request could take at {@code now}. */
+  long remaining(long now, long limit) {
+    return Math.max(0, limit - count(now));
+  }
+}

@@ -1,0 +1,78 @@
+package io.windowpane.spi;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+
+/**
+ * The engine side of a {@link io.windowpane.WindowCounter}. Arguments are validated by the
+ * caller. The batch and async defaults run the blocking forms one by one; engines with a network
+ * in between override them with pipelined, non-blocking versions.
+ */
+public interface CounterStore {
+
+  /** Records {@code n} events now; returns the window count including them. */
+  long add(String key, long n);
+
+  /** Returns the window count now. */
+  long count(String key);
+
+  /** Whether the engine still holds state for {@code key} (false once it has expired). */
+  boolean holdsState(String key);
+
+  /** Drops expired state now instead of waiting for the engine's own schedule. */
+  default void cleanUp() {}
+
+  /** {@link #add} for each key, in order. */
+  default List<Long> addAll(List<String> keys, long n) {
+    List<Long> out = new ArrayList<>(keys.size());
+    for (String key : keys) {
+      out.add(add(key, n));
+    }
+    return out;
+  }
+
+  /** {@link #count} for each key, in order. */
+  default List<Long> countAll(List<String> keys) {
+    List<Long> out = new ArrayList<>(keys.size());
+    for (String key : keys) {
+      out.add(count(key));
+    }
+    return out;
+  }
+
+  /** {@link #add} without blocking the caller. */
+  default CompletionStage<Long> addAsync(String key, long n) {
+    return Async.call(() -> add(key, n));
+  }
+
+  /** {@link #count} without blocking the caller. */
+  default CompletionStage<Long> countAsync(String key) {
+    return Async.call(() -> count(key));
+  }
+
+  /** {@link #addAll} without blocking the caller. */
+  default CompletionStage<List<Long>> addAllAsync(List<String> keys, long n) {
+    return Async.call(() -> addAll(keys, n));
+  }
+
+  /** {@link #countAll} without blocking the caller. */
+  default CompletionStage<List<Long>> countAllAsync(List<String> keys) {
+    return Async.call(() -> countAll(keys));
+  }
+
+  /** Helpers for stores whose blocking calls never wait on I/O (the local engine). */
+  final class Async {
+    private Async() {}
+
+    /** Runs {@code call} now and returns its outcome as a completed stage. */
+    public static <T> CompletionStage<T> call(java.util.function.Supplier<T> call) {
+      try {
+        return CompletableFuture.completedFuture(call.get());
+      } catch (RuntimeException e) {
+        return CompletableFuture.failedFuture(e);
+      }
+    }
+  }
+}

@@ -1,0 +1,30 @@
+package io.windowpane.spi;
+
+import io.windowpane.Quota;
+import io.windowpane.WindowSpec;
+
+/**
+ * What an engine provides: named stores of windows. Implemented by the local, Redis and etcd
+ * engines; users reach it through {@link io.windowpane.Windowpane}.
+ *
+ * <p>Contract for implementors: arguments reaching a store are already validated (keys, counts,
+ * permits), so a store only checks what depends on its backend. A store is thread-safe. Backend
+ * failures surface as {@link io.windowpane.WindowpaneException} subclasses with the cause
+ * attached, after the engine's timeouts, never as a hang. Every engine must pass the
+ * conformance suite in {@code windowpane-testkit}.
+ */
+public interface Engine extends AutoCloseable {
+
+  /** A short name for logs and decisions: "local", "redis", "etcd". */
+  String name();
+
+  /** The store of a sliding-window counter; {@code name} namespaces its keys in the backend. */
+  CounterStore counterStore(String name, WindowSpec spec);
+
+  /** The store of a rate limiter over {@code quota}; {@code name} namespaces its keys. */
+  LimiterStore limiterStore(String name, Quota quota);
+
+  /** Releases connections and threads; stores must not be used afterwards. */
+  @Override
+  void close();
+}

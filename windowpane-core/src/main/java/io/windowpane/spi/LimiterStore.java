@@ -1,0 +1,49 @@
+package io.windowpane.spi;
+
+import io.windowpane.Decision;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletionStage;
+
+/**
+ * The engine side of a {@link io.windowpane.RateLimiter} over one quota. Arguments are validated
+ * by the caller: keys are well formed and {@code 1 <= permits <= quota.smallestPermits()}.
+ *
+ * <p>{@link #tryAcquire} is all-or-nothing across the limits of the quota: a denied request
+ * records nothing in any limit.
+ */
+public interface LimiterStore {
+
+  /** Decides a request for {@code permits}, recording them in every limit when allowed. */
+  Decision tryAcquire(String key, long permits);
+
+  /** The same decision and effect as {@link #tryAcquire}, without building a {@link Decision}. */
+  default boolean tryConsume(String key, long permits) {
+    return tryAcquire(key, permits).allowed();
+  }
+
+  /** Whether the engine still holds state for {@code key} (false once it has expired). */
+  boolean holdsState(String key);
+
+  /** Drops expired state now instead of waiting for the engine's own schedule. */
+  default void cleanUp() {}
+
+  /** {@link #tryAcquire} for each key, in order; each key is decided on its own. */
+  default List<Decision> tryAcquireAll(List<String> keys, long permits) {
+    List<Decision> out = new ArrayList<>(keys.size());
+    for (String key : keys) {
+      out.add(tryAcquire(key, permits));
+    }
+    return out;
+  }
+
+  /** {@link #tryAcquire} without blocking the caller. */
+  default CompletionStage<Decision> tryAcquireAsync(String key, long permits) {
+    return CounterStore.Async.call(() -> tryAcquire(key, permits));
+  }
+
+  /** {@link #tryAcquireAll} without blocking the caller. */
+  default CompletionStage<List<Decision>> tryAcquireAllAsync(List<String> keys, long permits) {
+    return CounterStore.Async.call(() -> tryAcquireAll(keys, permits));
+  }
+}
