@@ -51,10 +51,12 @@ final class PaneWindow extends Window {
 
   private static final VarHandle SLOT = MethodHandles.arrayElementVarHandle(long[].class);
   private static final VarHandle HEAD;
+  private static final VarHandle OLDER;
 
   static {
     try {
       HEAD = MethodHandles.lookup().findVarHandle(PaneWindow.class, "head", long.class);
+      OLDER = MethodHandles.lookup().findVarHandle(PaneWindow.class, "olderCache", long.class);
     } catch (ReflectiveOperationException e) {
       throw new ExceptionInInitializerError(e);
     }
@@ -68,6 +70,14 @@ final class PaneWindow extends Window {
   private final long[] slots;
   @SuppressWarnings("unused") // accessed through HEAD
   private volatile long head;
+  /**
+   * The sum of the older panes of one pane, packed like a slot (closed bit = valid): those
+   * panes are closed, so the sum holds for every operation at that pane and the decision path
+   * reads one word instead of P - 1. Racy publication is fine: every writer stores a sum of
+   * closed panes for its pane; a reader that finds another pane's sum recomputes.
+   */
+  @SuppressWarnings("unused") // accessed through OLDER
+  private volatile long olderCache;
 
   private PaneWindow(long paneMillis, int panes, boolean weighted, long now) {
     this.paneMillis = paneMillis;
@@ -150,6 +160,18 @@ final class PaneWindow extends Window {
    * for a weighted window. Returns {@link #RESTART} if a slot already holds a newer pane.
    */
   private long olderSum(long pe) {
+    long cached = (long) OLDER.getAcquire(this);
+    if (isClosed(cached) && lag(cached, pe) == 0) {
+      return countOf(cached);
+    }
+    long sum = closeOlder(pe);
+    if (sum != RESTART && sum <= COUNT_MASK) {
+      OLDER.setRelease(this, pack(pe, sum, CLOSED));
+    }
+    return sum;
+  }
+
+  private long closeOlder(long pe) {
     long sum = 0;
     for (long q = pe - panes + 1; q < pe; q++) {
       int i = index(q);
