@@ -18,6 +18,15 @@ import java.util.Optional;
  */
 public final class Decision {
 
+  /** Allowed decisions with small remainders, shared: the common case allocates nothing. */
+  private static final Decision[] ALLOWED = new Decision[1024];
+
+  static {
+    for (int i = 0; i < ALLOWED.length; i++) {
+      ALLOWED[i] = new Decision(true, i, null, 0);
+    }
+  }
+
   private final boolean allowed;
   private final long remaining;
   private final Limit deniedBy;
@@ -32,6 +41,9 @@ public final class Decision {
 
   /** An allowed decision with {@code remaining} permits left. */
   public static Decision allowed(long remaining) {
+    if (remaining >= 0 && remaining < ALLOWED.length) {
+      return ALLOWED[(int) remaining];
+    }
     return new Decision(true, remaining, null, 0);
   }
 
