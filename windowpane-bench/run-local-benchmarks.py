@@ -13,7 +13,9 @@ Each configuration (benchmark x implementation x scenario x threads) runs as
         -jvmArgsAppend "-Xms2g -Xmx2g -XX:+AlwaysPreTouch" -rf json -rff ...
 
 and its output is appended, unchanged, to windowpane-bench/results/NAME.txt (and NAME.json);
-set WINDOWPANE_BENCH_RESULTS to write elsewhere.
+set WINDOWPANE_BENCH_RESULTS to write elsewhere, and WINDOWPANE_BENCH_JAR to run a copy of the
+jar that no build in a shared work tree can overwrite during the run (the published figures
+were run from a copy built from a clean `git archive` of one commit).
 
 Why a gate: on a shared 2-core machine a concurrent build or test run (another JVM at 100% of a
 core) halves a 2-thread figure and skews a 1-thread one. So a thread samples /proc every second
@@ -29,7 +31,7 @@ import sys
 import threading
 import time
 
-JAR = 'windowpane-bench/target/benchmarks.jar'
+JAR = os.environ.get('WINDOWPANE_BENCH_JAR', 'windowpane-bench/target/benchmarks.jar')
 OUT = os.environ.get('WINDOWPANE_BENCH_RESULTS', 'windowpane-bench/results')
 JVM = '-Xms2g -Xmx2g -XX:+AlwaysPreTouch'
 IMPLS = ('WINDOWPANE_PANES WINDOWPANE_WEIGHTED WINDOWPANE_LOG SENTINEL RESILIENCE4J BUCKET4J '
