@@ -1,0 +1,135 @@
+package io.windowpane.testkit.redis;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/**
+ * A running {@code redis-server} process bound to {@code 127.0.0.1} on a free port, with
+ * persistence off ({@code --save "" --appendonly no}) and a private temporary directory.
+ *
+ * <p>Lifecycle: {@link #start()} returns once the server answers {@code PING}; {@link #close()}
+ * stops the process (SIGTERM, then SIGKILL after 5 s) through its own {@link Process} handle,
+ * never by name, waits for it to exit and deletes its directory. A JVM shutdown hook does the same
+ * if the handle is never closed. Tests usually get a handle from {@link RedisServerExtension}
+ * rather than starting one.
+ *
+ * <p>Thread-safe: the accessors are immutable values and {@link #close()} is idempotent (a second,
+ * concurrent call returns at once without waiting for the first). Each {@link #client()} is a new connection, not shared.
+ */
+public final class RedisServer implements AutoCloseable {
+
+  private final int port;
+  private final String password;
+  private final Process process;
+  private final Path dataDir;
+  private final Thread shutdownHook;
+  private final AtomicBoolean closed = new AtomicBoolean();
+
+  RedisServer(int port, String password, Process process, Path dataDir, Thread shutdownHook) {
+    this.port = port;
+    this.password = password;
+    this.process = process;
+    this.dataDir = dataDir;
+    this.shutdownHook = shutdownHook;
+  }
+
+  /**
+   * Starts a server without a password.
+   *
+   * @throws IllegalStateException if {@code redis-server} is missing (the message says how to
+   *     install it), exits early or does not answer {@code PING} within 10 s (the message carries
+   *     the tail of its output)
+   */
+  public static RedisServer start() {
+    return RedisLauncher.start(null);
+  }
+
+  /**
+   * Starts a server that requires {@code AUTH password} ({@code --requirepass}).
+   *
+   * @param password non-empty, without whitespace or control characters
+   * @throws IllegalArgumentException if the password is empty or contains such characters
+   * @throws IllegalStateException as for {@link #start()}
+   */
+  public static RedisServer startWithPassword(String password) {
+    return RedisLauncher.start(checkPassword(password));
+  }
+
+  /** Returns {@code password} if {@link #startWithPassword} accepts it, else throws. */
+  static String checkPassword(String password) {
+    if (password == null || password.isEmpty()
+        || password.codePoints().anyMatch(c -> Character.isWhitespace(c) || c < 0x20)) {
+      throw new IllegalArgumentException(
+          "password: expected a non-empty string without whitespace or control characters");
+    }
+    return password;
+  }
+
+  /** Always {@code "127.0.0.1"}: the server listens on loopback only. */
+  public String host() {
+    return RedisLauncher.HOST;
+  }
+
+  /** The TCP port, chosen free at start. */
+  public int port() {
+    return port;
+  }
+
+  /** {@code redis://127.0.0.1:PORT}; never carries the password (see {@link #password()}). */
+  public String uri() {
+    return "redis://" + host() + ":" + port;
+  }
+
+  /** The {@code requirepass} value, if the server was started with one. */
+  public Optional<String> password() {
+    return Optional.ofNullable(password);
+  }
+
+  /** The server process, e.g. to check {@link ProcessHandle#isAlive()} after {@link #close()}. */
+  public ProcessHandle process() {
+    return process.toHandle();
+  }
+
+  /**
+   * A new connection to this server, already authenticated if it has a password. The caller
+   * closes it.
+   *
+   * @throws java.io.UncheckedIOException if the server cannot be reached within 5 s
+   */
+  public RespClient client() {
+    RespClient client = RespClient.connect(host(), port, Duration.ofSeconds(5));
+    if (password != null) {
+      try {
+        client.command("AUTH", password);
+      } catch (RuntimeException e) {
+        client.close();
+        throw e;
+      }
+    }
+    return client;
+  }
+
+  /** The server's private working directory, deleted by {@link #close()}. */
+  Path dataDir() {
+    return dataDir;
+  }
+
+  /**
+   * Stops the server and deletes its directory; returns once the process has exited (at most
+   * about 10 s). Idempotent.
+   */
+  @Override
+  public void close() {
+    if (closed.compareAndSet(false, true)) {
+      RedisLauncher.stop(process, dataDir);
+      RedisLauncher.removeHook(shutdownHook);
+    }
+  }
+
+  @Override
+  public String toString() {
+    return "RedisServer[" + uri() + ", pid " + process.pid() + (closed.get() ? ", closed]" : "]");
+  }
+}

@@ -1,0 +1,120 @@
+package io.windowpane.testkit.redis;
+
+import org.junit.jupiter.api.extension.AfterAllCallback;
+import org.junit.jupiter.api.extension.BeforeAllCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
+import org.junit.jupiter.api.extension.ExtensionContext.Namespace;
+import org.junit.jupiter.api.extension.ExtensionContext.Store;
+import org.junit.jupiter.api.extension.ParameterContext;
+import org.junit.jupiter.api.extension.ParameterResolutionException;
+import org.junit.jupiter.api.extension.ParameterResolver;
+
+/**
+ * Runs one real {@code redis-server} per test class and injects its {@link RedisServer} into
+ * constructor, lifecycle-method and test-method parameters of that type.
+ *
+ * <pre>{@code
+ * @ExtendWith(RedisServerExtension.class)
+ * class MyRedisIT {
+ *   @Test
+ *   void ping(RedisServer redis) {
+ *     try (RespClient client = redis.client()) {
+ *       assertThat(client.command("PING")).isEqualTo("PONG");
+ *     }
+ *   }
+ * }
+ * }</pre>
+ *
+ * <p>For a password, register it on a static field instead:
+ * {@code @RegisterExtension static final RedisServerExtension REDIS =
+ * RedisServerExtension.withPassword("s3cret");}
+ *
+ * <p>Lifecycle: the server starts in {@code beforeAll} and stops in {@code afterAll}; it also sits
+ * in the class's {@link Store} as a {@link Store.CloseableResource}, so JUnit closes it even when
+ * {@code afterAll} is skipped. {@code @Nested} classes share the enclosing class's server (the
+ * outermost registration wins). Data is not flushed between tests: use unique keys or
+ * {@code FLUSHALL} through {@link RedisServer#client()}.
+ *
+ * <p>Failure: a missing binary, an early exit or no {@code PING} answer within 10 s throws
+ * {@link IllegalStateException} from {@code beforeAll}, which fails (never skips) the class; the
+ * message says how to install {@code redis-server} or shows the tail of its output.
+ *
+ * <p>Thread-safety: instances are immutable; test classes running in parallel each get their own
+ * server.
+ */
+public final class RedisServerExtension
+    implements BeforeAllCallback, AfterAllCallback, ParameterResolver {
+
+  private static final Namespace NAMESPACE = Namespace.create(RedisServerExtension.class);
+  private static final String KEY = "server";
+
+  private final String password;
+
+  /** A server without a password; the constructor {@code @ExtendWith} uses. */
+  public RedisServerExtension() {
+    this.password = null;
+  }
+
+  private RedisServerExtension(String password) {
+    this.password = password;
+  }
+
+  /**
+   * An extension whose server requires {@code AUTH password}.
+   *
+   * @param password non-empty, without whitespace or control characters
+   * @throws IllegalArgumentException if the password is empty or contains such characters
+   */
+  public static RedisServerExtension withPassword(String password) {
+    return new RedisServerExtension(RedisServer.checkPassword(password));
+  }
+
+  @Override
+  public void beforeAll(ExtensionContext context) {
+    Store store = context.getStore(NAMESPACE);
+    if (store.get(KEY, Running.class) == null) { // looks in enclosing classes' stores too
+      RedisServer server =
+          password == null ? RedisServer.start() : RedisServer.startWithPassword(password);
+      store.put(KEY, new Running(server));
+    }
+  }
+
+  @Override
+  public void afterAll(ExtensionContext context) {
+    Running running = context.getStore(NAMESPACE).remove(KEY, Running.class); // this class only
+    if (running != null) {
+      running.close();
+    }
+  }
+
+  @Override
+  public boolean supportsParameter(ParameterContext parameter, ExtensionContext context) {
+    return parameter.getParameter().getType() == RedisServer.class;
+  }
+
+  @Override
+  public RedisServer resolveParameter(ParameterContext parameter, ExtensionContext context) {
+    Running running = context.getStore(NAMESPACE).get(KEY, Running.class);
+    if (running == null) {
+      throw new ParameterResolutionException("No redis-server is running for "
+          + context.getDisplayName() + ": register RedisServerExtension on the test class"
+          + " (@ExtendWith, or @RegisterExtension on a static field), not on a method or an"
+          + " instance field");
+    }
+    return running.server;
+  }
+
+  /** The store entry: closing the store closes the server. */
+  private static final class Running implements Store.CloseableResource {
+    final RedisServer server;
+
+    Running(RedisServer server) {
+      this.server = server;
+    }
+
+    @Override
+    public void close() {
+      server.close();
+    }
+  }
+}
