@@ -54,8 +54,8 @@ public class PaneRingLincheckTest {
   @Test
   void modelChecking() {
     new LinChecker(PaneRingLincheckTest.class, new ModelCheckingOptions()
-        .iterations(20)
-        .invocationsPerIteration(500)
+        .iterations(50)
+        .invocationsPerIteration(1_000)
         .threads(3)
         .actorsPerThread(3)
         .actorsBefore(3)
@@ -65,8 +65,8 @@ public class PaneRingLincheckTest {
   @Test
   void stress() {
     new LinChecker(PaneRingLincheckTest.class, new StressOptions()
-        .iterations(20)
-        .invocationsPerIteration(1_000)
+        .iterations(40)
+        .invocationsPerIteration(2_000)
         .threads(3)
         .actorsPerThread(3)
         .actorsBefore(3)
