@@ -1,26 +1,19 @@
 package io.windowpane.testkit.etcd;
 
+import io.windowpane.testkit.process.ServerBinary;
+import io.windowpane.testkit.process.ServerProcess;
 import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.Comparator;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.TimeUnit;
 import java.util.regex.Pattern;
-import java.util.stream.Collectors;
-import java.util.stream.Stream;
 
 /**
  * Starts and stops single-member {@code etcd} processes for {@link EtcdServer}. Stateless and
@@ -41,13 +34,13 @@ final class EtcdLauncher {
    * message. A JVM shutdown hook stops the process if nobody closes the handle.
    */
 
-  static final String HOST = "127.0.0.1";
+  static final String HOST = ServerProcess.HOST;
+  static final ServerBinary BINARY =
+      new ServerBinary("etcd", "windowpane.etcd", "WINDOWPANE_ETCD", "etcd-server");
   static final Duration STARTUP_TIMEOUT = Duration.ofSeconds(10);
-  private static final Duration STOP_TIMEOUT = Duration.ofSeconds(5);
   private static final Duration PROBE_TIMEOUT = Duration.ofMillis(500);
   private static final long POLL_MILLIS = 25;
   private static final int BIND_ATTEMPTS = 5;
-  private static final int TAIL_LINES = 30;
   /** The failure of a launch that lost the race for a port; retried on other ports. */
   private static final String PORT_TAKEN = "port taken";
   private static final Pattern HEALTHY = Pattern.compile("\"health\"\\s*:\\s*\"true\"");
@@ -61,7 +54,7 @@ final class EtcdLauncher {
    *     within {@link #STARTUP_TIMEOUT}; the message carries the tail of the server's output
    */
   static EtcdServer start() {
-    Path binary = EtcdBinary.locate();
+    Path binary = BINARY.locate();
     HttpClient http = HttpClient.newBuilder().connectTimeout(PROBE_TIMEOUT).build();
     String lastOutput = "";
     for (int attempt = 1; attempt <= BIND_ATTEMPTS; attempt++) {
@@ -84,14 +77,9 @@ final class EtcdLauncher {
   private static Launch launch(Path binary) {
     Path dir = null;
     try {
-      int clientPort;
-      int peerPort;
-      InetAddress loopback = InetAddress.getByName(HOST);
-      try (ServerSocket a = new ServerSocket(0, 1, loopback);
-          ServerSocket b = new ServerSocket(0, 1, loopback)) {
-        clientPort = a.getLocalPort();
-        peerPort = b.getLocalPort();
-      }
+      int[] ports = ServerProcess.freePorts(2);
+      int clientPort = ports[0];
+      int peerPort = ports[1];
       dir = Files.createTempDirectory("windowpane-etcd-");
       String clientUrl = "http://" + HOST + ":" + clientPort;
       String peerUrl = "http://" + HOST + ":" + peerPort;
@@ -108,55 +96,12 @@ final class EtcdLauncher {
         env.put("ETCD_UNSUPPORTED_ARCH", "arm64");
       }
       Process process = builder.start();
-      Path ownDir = dir;
-      Thread hook = new Thread(() -> stop(process, ownDir), "windowpane-etcd-" + clientPort
+      Thread hook = ServerProcess.stopOnShutdown(process, dir, "windowpane-etcd-" + clientPort
           + "-stop");
-      Runtime.getRuntime().addShutdownHook(hook);
       return new Launch(clientPort, peerPort, dir, process, hook, String.join(" ", command));
     } catch (IOException e) {
-      deleteRecursively(dir);
+      ServerProcess.deleteRecursively(dir);
       throw new IllegalStateException("cannot start " + binary + ": " + e.getMessage(), e);
-    }
-  }
-
-  /**
-   * Stops the process (SIGTERM, then SIGKILL after {@link #STOP_TIMEOUT}) and deletes its
-   * directory. Returns once the process has exited, or on interrupt after a SIGKILL.
-   */
-  static void stop(Process process, Path dir) {
-    boolean interrupted = false;
-    process.destroy();
-    try {
-      if (!process.waitFor(STOP_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)) {
-        process.destroyForcibly().waitFor(STOP_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
-      }
-    } catch (InterruptedException e) {
-      process.destroyForcibly();
-      interrupted = true;
-    }
-    deleteRecursively(dir);
-    if (interrupted) {
-      Thread.currentThread().interrupt();
-    }
-  }
-
-  /** Unregisters a shutdown hook; a no-op once the JVM is already shutting down. */
-  static void removeHook(Thread hook) {
-    try {
-      Runtime.getRuntime().removeShutdownHook(hook);
-    } catch (IllegalStateException shuttingDown) {
-      // The hook is running or about to; stop() is safe to run twice.
-    }
-  }
-
-  private static void deleteRecursively(Path dir) {
-    if (dir == null || !Files.exists(dir)) {
-      return;
-    }
-    try (Stream<Path> paths = Files.walk(dir)) {
-      paths.sorted(Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
-    } catch (IOException | UncheckedIOException e) {
-      // Best effort: a leftover temp directory is harmless and the OS cleans /tmp.
     }
   }
 
@@ -183,7 +128,7 @@ final class EtcdLauncher {
       long deadline = System.nanoTime() + STARTUP_TIMEOUT.toNanos();
       while (true) {
         if (!process.isAlive()) {
-          return Optional.of(output().toLowerCase(Locale.ROOT).contains("address already in use")
+          return Optional.of(ServerProcess.portTaken(output())
               ? PORT_TAKEN
               : "etcd exited with code " + process.exitValue() + " before reporting healthy on "
                   + HOST + ":" + clientPort);
@@ -226,21 +171,13 @@ final class EtcdLauncher {
     /** Stops the process, removes the hook and returns the tail of its output. */
     String abort() {
       String tail = output();
-      stop(process, dir);
-      removeHook(hook);
+      ServerProcess.stop(process, dir);
+      ServerProcess.removeHook(hook);
       return tail;
     }
 
     private String output() {
-      try {
-        String text = new String(Files.readAllBytes(dir.resolve("etcd.log")),
-            StandardCharsets.UTF_8);
-        List<String> lines = text.lines().collect(Collectors.toList());
-        return String.join("\n", lines.subList(Math.max(0, lines.size() - TAIL_LINES),
-            lines.size()));
-      } catch (IOException | UncheckedIOException e) {
-        return "(output unreadable: " + e + ")";
-      }
+      return ServerProcess.tail(dir.resolve("etcd.log"));
     }
   }
 }

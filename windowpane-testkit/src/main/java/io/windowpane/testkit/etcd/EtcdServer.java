@@ -1,5 +1,6 @@
 package io.windowpane.testkit.etcd;
 
+import io.windowpane.testkit.process.ServerProcess;
 import java.nio.file.Path;
 import java.util.concurrent.atomic.AtomicBoolean;
 
@@ -81,8 +82,8 @@ public final class EtcdServer implements AutoCloseable {
   @Override
   public void close() {
     if (closed.compareAndSet(false, true)) {
-      EtcdLauncher.stop(process, dataDir);
-      EtcdLauncher.removeHook(shutdownHook);
+      ServerProcess.stop(process, dataDir);
+      ServerProcess.removeHook(shutdownHook);
     }
   }
 

@@ -1,12 +1,11 @@
 package io.windowpane.testkit.etcd;
 
+import io.windowpane.testkit.process.PerClassServer;
 import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
-import org.junit.jupiter.api.extension.ExtensionContext.Namespace;
 import org.junit.jupiter.api.extension.ExtensionContext.Store;
 import org.junit.jupiter.api.extension.ParameterContext;
-import org.junit.jupiter.api.extension.ParameterResolutionException;
 import org.junit.jupiter.api.extension.ParameterResolver;
 
 /**
@@ -38,53 +37,27 @@ import org.junit.jupiter.api.extension.ParameterResolver;
 public final class EtcdServerExtension
     implements BeforeAllCallback, AfterAllCallback, ParameterResolver {
 
-  private static final Namespace NAMESPACE = Namespace.create(EtcdServerExtension.class);
-  private static final String KEY = "server";
+  private static final PerClassServer<EtcdServer> SERVER =
+      new PerClassServer<>(EtcdServerExtension.class, EtcdServer.class, "etcd",
+          EtcdServer::close);
 
   @Override
   public void beforeAll(ExtensionContext context) {
-    Store store = context.getStore(NAMESPACE);
-    if (store.get(KEY, Running.class) == null) { // looks in enclosing classes' stores too
-      store.put(KEY, new Running(EtcdServer.start()));
-    }
+    SERVER.beforeAll(context, EtcdServer::start);
   }
 
   @Override
   public void afterAll(ExtensionContext context) {
-    Running running = context.getStore(NAMESPACE).remove(KEY, Running.class); // this class only
-    if (running != null) {
-      running.close();
-    }
+    SERVER.afterAll(context);
   }
 
   @Override
   public boolean supportsParameter(ParameterContext parameter, ExtensionContext context) {
-    return parameter.getParameter().getType() == EtcdServer.class;
+    return SERVER.supportsParameter(parameter);
   }
 
   @Override
   public EtcdServer resolveParameter(ParameterContext parameter, ExtensionContext context) {
-    Running running = context.getStore(NAMESPACE).get(KEY, Running.class);
-    if (running == null) {
-      throw new ParameterResolutionException("No etcd is running for "
-          + context.getDisplayName() + ": register EtcdServerExtension on the test class"
-          + " (@ExtendWith, or @RegisterExtension on a static field), not on a method or an"
-          + " instance field");
-    }
-    return running.server;
-  }
-
-  /** The store entry: closing the store closes the server. */
-  private static final class Running implements Store.CloseableResource {
-    final EtcdServer server;
-
-    Running(EtcdServer server) {
-      this.server = server;
-    }
-
-    @Override
-    public void close() {
-      server.close();
-    }
+    return SERVER.resolveParameter(context);
   }
 }

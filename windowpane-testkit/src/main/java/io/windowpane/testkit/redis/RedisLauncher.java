@@ -1,21 +1,16 @@
 package io.windowpane.testkit.redis;
 
+import io.windowpane.testkit.process.ServerBinary;
+import io.windowpane.testkit.process.ServerProcess;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
-import java.util.Locale;
 import java.util.Optional;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
-import java.util.stream.Stream;
 
 /**
  * Starts and stops {@code redis-server} processes for {@link RedisServer}. Stateless and
@@ -34,13 +29,13 @@ final class RedisLauncher {
    * failure message. A JVM shutdown hook stops the process if nobody closes the handle.
    */
 
-  static final String HOST = "127.0.0.1";
+  static final String HOST = ServerProcess.HOST;
+  static final ServerBinary BINARY = new ServerBinary("redis-server", "windowpane.redis-server",
+      "WINDOWPANE_REDIS_SERVER", "redis-server");
   static final Duration STARTUP_TIMEOUT = Duration.ofSeconds(10);
-  private static final Duration STOP_TIMEOUT = Duration.ofSeconds(5);
   private static final Duration PROBE_TIMEOUT = Duration.ofMillis(500);
   private static final long POLL_MILLIS = 20;
   private static final int BIND_ATTEMPTS = 5;
-  private static final int TAIL_LINES = 30;
   /** The failure of a launch that lost the race for its port; retried on another port. */
   private static final String PORT_TAKEN = "port taken";
 
@@ -54,7 +49,7 @@ final class RedisLauncher {
    *     within {@link #STARTUP_TIMEOUT}; the message carries the tail of the server's output
    */
   static RedisServer start(String password) {
-    Path binary = RedisBinary.locate();
+    Path binary = BINARY.locate();
     String lastOutput = "";
     for (int attempt = 1; attempt <= BIND_ATTEMPTS; attempt++) {
       Launch launch = launch(binary, password);
@@ -75,7 +70,7 @@ final class RedisLauncher {
   private static Launch launch(Path binary, String password) {
     Path dir = null;
     try {
-      int port = freePort();
+      int port = ServerProcess.freePorts(1)[0];
       dir = Files.createTempDirectory("windowpane-redis-");
       List<String> command = new ArrayList<>(List.of(binary.toString(),
           "--port", Integer.toString(port), "--bind", HOST, "--save", "", "--appendonly", "no",
@@ -88,60 +83,12 @@ final class RedisLauncher {
       }
       Process process = new ProcessBuilder(command).directory(dir.toFile())
           .redirectErrorStream(true).redirectOutput(dir.resolve("redis.log").toFile()).start();
-      Path ownDir = dir;
-      Thread hook = new Thread(() -> stop(process, ownDir), "windowpane-redis-" + port + "-stop");
-      Runtime.getRuntime().addShutdownHook(hook);
+      Thread hook =
+          ServerProcess.stopOnShutdown(process, dir, "windowpane-redis-" + port + "-stop");
       return new Launch(port, dir, process, hook, shown);
     } catch (IOException e) {
-      deleteRecursively(dir);
+      ServerProcess.deleteRecursively(dir);
       throw new IllegalStateException("cannot start " + binary + ": " + e.getMessage(), e);
-    }
-  }
-
-  /**
-   * Stops the process (SIGTERM, then SIGKILL after {@link #STOP_TIMEOUT}) and deletes its
-   * directory. Returns once the process has exited, or on interrupt after a SIGKILL.
-   */
-  static void stop(Process process, Path dir) {
-    boolean interrupted = false;
-    process.destroy();
-    try {
-      if (!process.waitFor(STOP_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)) {
-        process.destroyForcibly().waitFor(STOP_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
-      }
-    } catch (InterruptedException e) {
-      process.destroyForcibly();
-      interrupted = true;
-    }
-    deleteRecursively(dir);
-    if (interrupted) {
-      Thread.currentThread().interrupt();
-    }
-  }
-
-  /** Unregisters a shutdown hook; a no-op once the JVM is already shutting down. */
-  static void removeHook(Thread hook) {
-    try {
-      Runtime.getRuntime().removeShutdownHook(hook);
-    } catch (IllegalStateException shuttingDown) {
-      // The hook is running or about to; stop() is safe to run twice.
-    }
-  }
-
-  private static int freePort() throws IOException {
-    try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getByName(HOST))) {
-      return socket.getLocalPort();
-    }
-  }
-
-  private static void deleteRecursively(Path dir) {
-    if (dir == null || !Files.exists(dir)) {
-      return;
-    }
-    try (Stream<Path> paths = Files.walk(dir)) {
-      paths.sorted(Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
-    } catch (IOException | UncheckedIOException e) {
-      // Best effort: a leftover temp directory is harmless and the OS cleans /tmp.
     }
   }
 
@@ -166,7 +113,7 @@ final class RedisLauncher {
       long deadline = System.nanoTime() + STARTUP_TIMEOUT.toNanos();
       while (true) {
         if (!process.isAlive()) {
-          return Optional.of(output().toLowerCase(Locale.ROOT).contains("address already in use")
+          return Optional.of(ServerProcess.portTaken(output())
               ? PORT_TAKEN
               : "redis-server exited with code " + process.exitValue()
                   + " before answering PING on " + HOST + ":" + port);
@@ -204,21 +151,13 @@ final class RedisLauncher {
     /** Stops the process, removes the hook and returns the tail of its output. */
     String abort() {
       String tail = output();
-      stop(process, dir);
-      removeHook(hook);
+      ServerProcess.stop(process, dir);
+      ServerProcess.removeHook(hook);
       return tail;
     }
 
     private String output() {
-      try {
-        String text = new String(Files.readAllBytes(dir.resolve("redis.log")),
-            StandardCharsets.UTF_8);
-        List<String> lines = text.lines().collect(Collectors.toList());
-        return String.join("\n", lines.subList(Math.max(0, lines.size() - TAIL_LINES),
-            lines.size()));
-      } catch (IOException | UncheckedIOException e) {
-        return "(output unreadable: " + e + ")";
-      }
+      return ServerProcess.tail(dir.resolve("redis.log"));
     }
   }
 }

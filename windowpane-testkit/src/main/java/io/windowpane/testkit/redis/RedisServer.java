@@ -1,5 +1,6 @@
 package io.windowpane.testkit.redis;
 
+import io.windowpane.testkit.process.ServerProcess;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Optional;
@@ -123,8 +124,8 @@ public final class RedisServer implements AutoCloseable {
   @Override
   public void close() {
     if (closed.compareAndSet(false, true)) {
-      RedisLauncher.stop(process, dataDir);
-      RedisLauncher.removeHook(shutdownHook);
+      ServerProcess.stop(process, dataDir);
+      ServerProcess.removeHook(shutdownHook);
     }
   }
 

@@ -1,12 +1,11 @@
 package io.windowpane.testkit.redis;
 
+import io.windowpane.testkit.process.PerClassServer;
 import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
-import org.junit.jupiter.api.extension.ExtensionContext.Namespace;
 import org.junit.jupiter.api.extension.ExtensionContext.Store;
 import org.junit.jupiter.api.extension.ParameterContext;
-import org.junit.jupiter.api.extension.ParameterResolutionException;
 import org.junit.jupiter.api.extension.ParameterResolver;
 
 /**
@@ -45,8 +44,9 @@ import org.junit.jupiter.api.extension.ParameterResolver;
 public final class RedisServerExtension
     implements BeforeAllCallback, AfterAllCallback, ParameterResolver {
 
-  private static final Namespace NAMESPACE = Namespace.create(RedisServerExtension.class);
-  private static final String KEY = "server";
+  private static final PerClassServer<RedisServer> SERVER =
+      new PerClassServer<>(RedisServerExtension.class, RedisServer.class, "redis-server",
+          RedisServer::close);
 
   private final String password;
 
@@ -71,50 +71,21 @@ public final class RedisServerExtension
 
   @Override
   public void beforeAll(ExtensionContext context) {
-    Store store = context.getStore(NAMESPACE);
-    if (store.get(KEY, Running.class) == null) { // looks in enclosing classes' stores too
-      RedisServer server =
-          password == null ? RedisServer.start() : RedisServer.startWithPassword(password);
-      store.put(KEY, new Running(server));
-    }
+    SERVER.beforeAll(context, () -> password == null ? RedisServer.start() : RedisServer.startWithPassword(password));
   }
 
   @Override
   public void afterAll(ExtensionContext context) {
-    Running running = context.getStore(NAMESPACE).remove(KEY, Running.class); // this class only
-    if (running != null) {
-      running.close();
-    }
+    SERVER.afterAll(context);
   }
 
   @Override
   public boolean supportsParameter(ParameterContext parameter, ExtensionContext context) {
-    return parameter.getParameter().getType() == RedisServer.class;
+    return SERVER.supportsParameter(parameter);
   }
 
   @Override
   public RedisServer resolveParameter(ParameterContext parameter, ExtensionContext context) {
-    Running running = context.getStore(NAMESPACE).get(KEY, Running.class);
-    if (running == null) {
-      throw new ParameterResolutionException("No redis-server is running for "
-          + context.getDisplayName() + ": register RedisServerExtension on the test class"
-          + " (@ExtendWith, or @RegisterExtension on a static field), not on a method or an"
-          + " instance field");
-    }
-    return running.server;
-  }
-
-  /** The store entry: closing the store closes the server. */
-  private static final class Running implements Store.CloseableResource {
-    final RedisServer server;
-
-    Running(RedisServer server) {
-      this.server = server;
-    }
-
-    @Override
-    public void close() {
-      server.close();
-    }
+    return SERVER.resolveParameter(context);
   }
 }

@@ -13,7 +13,7 @@ import org.junit.jupiter.api.io.TempDir;
 /** Start failures, with a shell script standing in for etcd (no server is started). */
 class EtcdLauncherTest {
 
-  private final String savedProperty = System.getProperty(EtcdBinary.PROPERTY);
+  private final String savedProperty = System.getProperty(EtcdLauncher.BINARY.property());
 
   @TempDir
   Path dir;
@@ -21,9 +21,9 @@ class EtcdLauncherTest {
   @AfterEach
   void restoreProperty() {
     if (savedProperty == null) {
-      System.clearProperty(EtcdBinary.PROPERTY);
+      System.clearProperty(EtcdLauncher.BINARY.property());
     } else {
-      System.setProperty(EtcdBinary.PROPERTY, savedProperty);
+      System.setProperty(EtcdLauncher.BINARY.property(), savedProperty);
     }
   }
 
@@ -42,6 +42,6 @@ class EtcdLauncherTest {
     Path fake = dir.resolve("etcd");
     Files.writeString(fake, "#!/bin/sh\n" + script + "\n");
     Files.setPosixFilePermissions(fake, PosixFilePermissions.fromString("rwx------"));
-    System.setProperty(EtcdBinary.PROPERTY, fake.toString());
+    System.setProperty(EtcdLauncher.BINARY.property(), fake.toString());
   }
 }

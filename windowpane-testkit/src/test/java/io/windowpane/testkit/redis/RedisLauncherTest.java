@@ -13,7 +13,7 @@ import org.junit.jupiter.api.io.TempDir;
 /** Start failures, with a shell script standing in for redis-server (no server is started). */
 class RedisLauncherTest {
 
-  private final String savedProperty = System.getProperty(RedisBinary.PROPERTY);
+  private final String savedProperty = System.getProperty(RedisLauncher.BINARY.property());
 
   @TempDir
   Path dir;
@@ -21,9 +21,9 @@ class RedisLauncherTest {
   @AfterEach
   void restoreProperty() {
     if (savedProperty == null) {
-      System.clearProperty(RedisBinary.PROPERTY);
+      System.clearProperty(RedisLauncher.BINARY.property());
     } else {
-      System.setProperty(RedisBinary.PROPERTY, savedProperty);
+      System.setProperty(RedisLauncher.BINARY.property(), savedProperty);
     }
   }
 
@@ -52,6 +52,6 @@ class RedisLauncherTest {
     Path fake = dir.resolve("redis-server");
     Files.writeString(fake, "#!/bin/sh\n" + script + "\n");
     Files.setPosixFilePermissions(fake, PosixFilePermissions.fromString("rwx------"));
-    System.setProperty(RedisBinary.PROPERTY, fake.toString());
+    System.setProperty(RedisLauncher.BINARY.property(), fake.toString());
   }
 }
