@@ -63,7 +63,6 @@ final class PaneWindow extends Window {
   }
 
   private final long paneMillis;
-  private final long windowMillis;
   private final int panes;
   private final int mask;
   private final boolean weighted;
@@ -83,11 +82,7 @@ final class PaneWindow extends Window {
     this.paneMillis = paneMillis;
     this.panes = panes;
     this.weighted = weighted;
-    this.windowMillis = weighted ? paneMillis : paneMillis * panes;
-    int n = Integer.highestOneBit(Math.max(1, panes - 1)) << 1;
-    if (n < panes) {
-      n <<= 1;
-    }
+    int n = Integer.highestOneBit(Math.max(1, panes - 1)) << 1; // nextPow2(panes), at least 2
     this.mask = n - 1;
     this.slots = new long[n];
     long p0 = Math.floorDiv(now, paneMillis);
@@ -201,6 +196,19 @@ final class PaneWindow extends Window {
     return sum;
   }
 
+  /**
+   * The count of pane {@code pe} held in slot word {@code v}: 0 while the slot still holds an
+   * older pane (the first write replaces it); {@link #RESTART} if pane {@code pe} is closed or the
+   * slot holds a newer pane, i.e. head moved past {@code pe}.
+   */
+  private static long currentOf(long v, long pe) {
+    long lag = lag(v, pe);
+    if (lag == 0) {
+      return isClosed(v) ? RESTART : countOf(v);
+    }
+    return lag < HALF_LAP ? 0 : RESTART;
+  }
+
   /** The part of the previous window still inside the sliding window, rounded up. */
   private long weightedPrevious(long previous, long now, long pe) {
     long elapsed = Math.max(0, now - pe * paneMillis);
@@ -224,14 +232,9 @@ final class PaneWindow extends Window {
       }
       int i = index(pe);
       long v = slotAcquire(i);
-      long lag = lag(v, pe);
-      long current;
-      if (lag == 0 && !isClosed(v)) {
-        current = countOf(v);
-      } else if (lag != 0 && lag < HALF_LAP) {
-        current = 0;
-      } else {
-        continue; // head moved past pe
+      long current = currentOf(v, pe);
+      if (current == RESTART) {
+        continue;
       }
       long updated = Math.min(COUNT_MASK, current + n);
       if (casSlot(i, v, pack(pe, updated, 0)) == v) {
@@ -249,12 +252,9 @@ final class PaneWindow extends Window {
       if (older == RESTART) {
         continue;
       }
-      long v = slotAcquire(index(pe));
-      long lag = lag(v, pe);
-      if (lag == 0 && !isClosed(v)) {
-        return windowCount(older, countOf(v), now, pe);
-      } else if (lag != 0 && lag < HALF_LAP) {
-        return windowCount(older, 0, now, pe);
+      long current = currentOf(slotAcquire(index(pe)), pe);
+      if (current != RESTART) {
+        return windowCount(older, current, now, pe);
       }
     }
   }
@@ -270,13 +270,8 @@ final class PaneWindow extends Window {
       }
       int i = index(pe);
       long v = slotAcquire(i);
-      long lag = lag(v, pe);
-      long current;
-      if (lag == 0 && !isClosed(v)) {
-        current = countOf(v);
-      } else if (lag != 0 && lag < HALF_LAP) {
-        current = 0;
-      } else {
+      long current = currentOf(v, pe);
+      if (current == RESTART) {
         continue;
       }
       if (windowCount(older, current + permits, now, pe) > limit) {
@@ -366,9 +361,5 @@ final class PaneWindow extends Window {
   /** Ring length, for tests. */
   int ringSize() {
     return mask + 1;
-  }
-
-  long windowMillis() {
-    return windowMillis;
   }
 }
