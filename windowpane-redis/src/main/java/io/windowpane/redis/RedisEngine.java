@@ -1,0 +1,315 @@
+package io.windowpane.redis;
+
+import io.lettuce.core.RedisURI;
+import io.windowpane.MillisClock;
+import io.windowpane.Quota;
+import io.windowpane.WindowSpec;
+import io.windowpane.redis.internal.FunctionLibrary;
+import io.windowpane.redis.internal.LettuceSeam;
+import io.windowpane.redis.internal.RedisSeam;
+import io.windowpane.redis.internal.RedisStores;
+import io.windowpane.redis.internal.SkewCorrectedClock;
+import io.windowpane.redis.internal.TimeArg;
+import io.windowpane.spi.CounterStore;
+import io.windowpane.spi.Engine;
+import io.windowpane.spi.LimiterStore;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The Redis engine: every operation is ONE round trip to ONE atomic server-side function of the
+ * versioned {@code windowpane} library, with no client-side lock.
+ *
+ * <pre>{@code
+ * Windowpane wp = Windowpane.using(RedisEngine.builder()
+ *     .uri("redis://localhost:6379")
+ *     .build());
+ * }</pre>
+ *
+ * <p>Guarantees. Each call is atomic on the server: a decision reads, decides and records in one
+ * step, so concurrent callers on any number of machines never exceed a limit and never lose an
+ * event. A multi-limit quota is decided in the same call; a denied request records nothing.
+ * Every key expires by itself within {@code W + r} of its last recorded event.
+ *
+ * <p>Time. By default the functions read the server's clock ({@code TIME}), so client clocks do
+ * not matter. {@link Builder#clientTime()} passes the client's clock corrected by a measured
+ * offset instead (for managed Redis that forbids {@code TIME} in scripts);
+ * {@link Builder#clock(MillisClock)} passes a given clock as is (tests).
+ *
+ * <p>Failures. Backend failures surface as {@link io.windowpane.WindowpaneException} (a timeout
+ * as {@link io.windowpane.WindowpaneTimeoutException}) within the configured timeout; commands
+ * are not buffered while the connection is down. Thread-safe: one multiplexed connection serves
+ * every thread.
+ */
+public final class RedisEngine implements Engine {
+
+  private final RedisSeam seam;
+  private final RedisStores stores;
+  private final AutoCloseable skewTask;
+  private final SkewCorrectedClock skewClock;
+
+  private RedisEngine(RedisSeam seam, RedisStores stores, SkewCorrectedClock skewClock,
+      AutoCloseable skewTask) {
+    this.seam = seam;
+    this.stores = stores;
+    this.skewClock = skewClock;
+    this.skewTask = skewTask;
+  }
+
+  /** Options: where Redis is, credentials, timeouts, script mode and time source. */
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  @Override
+  public String name() {
+    return "redis";
+  }
+
+  @Override
+  public CounterStore counterStore(String name, WindowSpec spec) {
+    return stores.counterStore(name, spec);
+  }
+
+  @Override
+  public LimiterStore limiterStore(String name, Quota quota) {
+    return stores.limiterStore(name, quota);
+  }
+
+  /** Whether calls go through Redis Functions ({@code FCALL}) rather than {@code EVALSHA}. */
+  public boolean usesFunctions() {
+    return seam.functions();
+  }
+
+  /**
+   * In {@link Builder#clientTime()} mode, the measured offset of the server's clock from the
+   * local one (server minus local, ms); empty in the other modes.
+   */
+  public Optional<Long> measuredSkewMillis() {
+    return skewClock == null ? Optional.empty() : Optional.of(skewClock.offsetMillis());
+  }
+
+  @Override
+  public void close() {
+    try {
+      if (skewTask != null) {
+        skewTask.close();
+      }
+    } catch (Exception ignored) {
+      // cancelling a scheduled task does not fail
+    } finally {
+      seam.close();
+    }
+  }
+
+  /** Builds a {@link RedisEngine}. Each setter validates its argument at once. */
+  public static final class Builder {
+    private final List<RedisURI> uris = new ArrayList<>();
+    private boolean cluster;
+    private String username;
+    private char[] password;
+    private Integer database;
+    private Duration timeout = Duration.ofSeconds(1);
+    private Duration connectTimeout = Duration.ofSeconds(2);
+    private ScriptMode scripts = ScriptMode.AUTO;
+    private MillisClock clock;
+    private MillisClock skewedLocal;
+    private Duration skewInterval = Duration.ofSeconds(10);
+    private Duration expiryGrace = Duration.ofSeconds(1);
+
+    private Builder() {}
+
+    private static RedisURI parse(String uri) {
+      if (uri == null || !(uri.startsWith("redis://") || uri.startsWith("rediss://"))) {
+        throw new IllegalArgumentException(
+            "uri must start with redis:// or rediss://, was " + uri);
+      }
+      try {
+        return RedisURI.create(uri);
+      } catch (RuntimeException e) {
+        throw new IllegalArgumentException("uri is not a valid Redis URI: " + e.getMessage(), e);
+      }
+    }
+
+    /**
+     * One Redis server: {@code redis://[[user]:password@]host[:port][/database]}, or
+     * {@code rediss://} for TLS. Credentials and database in the URI are used unless set below.
+     */
+    public Builder uri(String uri) {
+      RedisURI parsed = parse(uri);
+      uris.clear();
+      uris.add(parsed);
+      cluster = false;
+      return this;
+    }
+
+    /**
+     * A Redis Cluster, reached through any of {@code seedUris} (one is enough; the rest of the
+     * topology is discovered). The function library is loaded on every primary.
+     */
+    public Builder cluster(String... seedUris) {
+      if (seedUris == null || seedUris.length == 0) {
+        throw new IllegalArgumentException("cluster needs at least one seed URI");
+      }
+      uris.clear();
+      for (String uri : seedUris) {
+        uris.add(parse(uri));
+      }
+      cluster = true;
+      return this;
+    }
+
+    /** The ACL user (Redis 6+); with {@link #password}. */
+    public Builder username(String username) {
+      if (username == null || username.isEmpty()) {
+        throw new IllegalArgumentException("username must be non-empty");
+      }
+      this.username = username;
+      return this;
+    }
+
+    /** The password ({@code AUTH}); overrides one given in the URI. */
+    public Builder password(String password) {
+      if (password == null || password.isEmpty()) {
+        throw new IllegalArgumentException("password must be non-empty");
+      }
+      this.password = password.toCharArray();
+      return this;
+    }
+
+    /** The database number of a standalone server (0 to 15 on a default server). */
+    public Builder database(int database) {
+      if (database < 0 || database > 65_535) {
+        throw new IllegalArgumentException("database must be in [0, 65535], was " + database);
+      }
+      this.database = database;
+      return this;
+    }
+
+    /**
+     * How long a call waits for Redis before failing with
+     * {@link io.windowpane.WindowpaneTimeoutException} (default 1 s; 1 ms to 1 min).
+     */
+    public Builder timeout(Duration timeout) {
+      this.timeout = checkDuration("timeout", timeout, 60_000);
+      return this;
+    }
+
+    /** How long connecting may take (default 2 s; 1 ms to 1 min). */
+    public Builder connectTimeout(Duration connectTimeout) {
+      this.connectTimeout = checkDuration("connectTimeout", connectTimeout, 60_000);
+      return this;
+    }
+
+    private static Duration checkDuration(String what, Duration d, long maxMillis) {
+      if (d == null || d.toMillis() < 1 || d.toMillis() > maxMillis) {
+        throw new IllegalArgumentException(
+            what + " must be in [1 ms, " + maxMillis + " ms], was " + d);
+      }
+      return d;
+    }
+
+    /** Functions, EVALSHA, or the best the server supports (the default). */
+    public Builder scripts(ScriptMode mode) {
+      if (mode == null) {
+        throw new IllegalArgumentException("scripts must not be null");
+      }
+      this.scripts = mode;
+      return this;
+    }
+
+    /** The server's clock, read inside each function (the default). */
+    public Builder serverTime() {
+      this.clock = null;
+      this.skewedLocal = null;
+      return this;
+    }
+
+    /**
+     * The local system clock corrected by the offset to the server's clock, measured at start
+     * and every {@code 10 s}: for servers that forbid {@code TIME} in scripts. The error is
+     * about half a round trip plus the drift between measurements.
+     */
+    public Builder clientTime() {
+      return clientTime(MillisClock.system());
+    }
+
+    /** Like {@link #clientTime()}, with {@code local} as the clock being corrected. */
+    public Builder clientTime(MillisClock local) {
+      if (local == null) {
+        throw new IllegalArgumentException("local clock must not be null");
+      }
+      this.skewedLocal = local;
+      this.clock = null;
+      return this;
+    }
+
+    /** Passes {@code clock} as the time of every call, uncorrected (tests, own time sync). */
+    public Builder clock(MillisClock clock) {
+      if (clock == null) {
+        throw new IllegalArgumentException("clock must not be null");
+      }
+      this.clock = clock;
+      this.skewedLocal = null;
+      return this;
+    }
+
+    /**
+     * With client time ({@link #clientTime()}, {@link #clock}): how much longer than their
+     * logical expiry keys live in Redis (default 1 s; 0 to 366 days). Answers always follow the
+     * logical expiry; the grace only covers a client clock that does not run exactly with the
+     * server's, so that live state is never dropped early. Ignored with server time.
+     */
+    public Builder expiryGrace(Duration grace) {
+      if (grace == null || grace.isNegative() || grace.toMillis() > 366L * 24 * 3600 * 1000) {
+        throw new IllegalArgumentException("expiryGrace must be in [0, 366 days], was " + grace);
+      }
+      this.expiryGrace = grace;
+      return this;
+    }
+
+    /** Connects, loads the function library where needed, and returns the engine. */
+    public RedisEngine build() {
+      if (uris.isEmpty()) {
+        throw new IllegalStateException("set uri(...) or cluster(...) before build()");
+      }
+      for (RedisURI uri : uris) {
+        if (password != null) {
+          if (username != null) {
+            uri.setAuthentication(username, password);
+          } else {
+            uri.setAuthentication(password);
+          }
+        } else if (username != null) {
+          throw new IllegalArgumentException("username: set a password with it");
+        }
+        if (database != null) {
+          if (cluster) {
+            throw new IllegalArgumentException("database: a Redis Cluster has only database 0");
+          }
+          uri.setDatabase(database);
+        }
+        uri.setTimeout(timeout);
+      }
+      FunctionLibrary library = FunctionLibrary.bundled();
+      RedisSeam seam = cluster
+          ? LettuceSeam.cluster(uris, timeout, connectTimeout, scripts, library)
+          : LettuceSeam.standalone(uris.get(0), timeout, connectTimeout, scripts, library);
+      TimeArg time = TimeArg.SERVER;
+      SkewCorrectedClock skew = null;
+      AutoCloseable task = null;
+      if (clock != null) {
+        time = TimeArg.of(clock, expiryGrace.toMillis());
+      } else if (skewedLocal != null) {
+        skew = new SkewCorrectedClock(skewedLocal, seam);
+        skew.measure();
+        task = seam.every(skewInterval.toMillis(), skew::measure);
+        time = TimeArg.of(skew, expiryGrace.toMillis());
+      }
+      long guard = timeout.toMillis() * 2 + 1_000;
+      return new RedisEngine(seam, new RedisStores(seam, time, guard), skew, task);
+    }
+  }
+}

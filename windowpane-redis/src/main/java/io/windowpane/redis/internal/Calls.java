@@ -1,0 +1,59 @@
+package io.windowpane.redis.internal;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.Function;
+
+/** Waiting on and combining the futures of calls. */
+final class Calls {
+
+  private Calls() {}
+
+  /**
+   * Waits for {@code future}: the client's command timeout completes it; {@code guardMillis}
+   * only bounds the wait should the client ever fail to.
+   */
+  static <T> T await(CompletableFuture<T> future, long guardMillis, String what) {
+    try {
+      return future.get(guardMillis, TimeUnit.MILLISECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw RedisFailures.translate(what + " interrupted", e);
+    } catch (TimeoutException e) {
+      future.cancel(false);
+      throw new io.windowpane.WindowpaneTimeoutException(
+          what + ": no answer from Redis within " + guardMillis + " ms", e);
+    } catch (Exception e) {
+      throw RedisFailures.translate(what, e);
+    }
+  }
+
+  /** The engine's exception for a failed async call. */
+  static <T> CompletableFuture<T> translated(CompletableFuture<T> future, String what) {
+    return future.handle((v, e) -> {
+      if (e != null) {
+        throw RedisFailures.translate(what, e);
+      }
+      return v;
+    });
+  }
+
+  /** One call per key, all issued before any answer is awaited (pipelined); answers in order. */
+  static <R> CompletableFuture<List<R>> each(List<String> keys,
+      Function<String, CompletableFuture<R>> call) {
+    List<CompletableFuture<R>> futures = new ArrayList<>(keys.size());
+    for (String key : keys) {
+      futures.add(call.apply(key));
+    }
+    return CompletableFuture.allOf(futures.toArray(new CompletableFuture<?>[0])).thenApply(v -> {
+      List<R> out = new ArrayList<>(futures.size());
+      for (CompletableFuture<R> f : futures) {
+        out.add(f.join());
+      }
+      return out;
+    });
+  }
+}

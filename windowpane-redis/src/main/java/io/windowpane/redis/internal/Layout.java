@@ -1,0 +1,75 @@
+package io.windowpane.redis.internal;
+
+import io.windowpane.WindowSpec;
+
+/**
+ * Key names and ARGV of the protocol (docs/redis-protocol.md). Every key of one logical key
+ * shares the hash tag {@code {name:key}}, so a cluster keeps them in one slot:
+ *
+ * <pre>
+ *   counter  wp1:c:{name:key}:SPEC          (log: also wp1:c:{name:key}:SPEC:m)
+ *   limiter  wp1:r:{name:key}:I:SPEC        (I = the limit's position in the quota)
+ *   SPEC     p{W}/{P} | w{W} | l{W}         (W in ms)
+ * </pre>
+ *
+ * A key containing '}' ends the hash tag early; all keys of that logical key still share it.
+ */
+final class Layout {
+
+  private Layout() {}
+
+  /** The algorithm's code in ARGV: p, w or l. */
+  static String code(WindowSpec spec) {
+    switch (spec.algorithm()) {
+      case SLIDING_PANES:
+        return "p";
+      case SLIDING_WEIGHTED:
+        return "w";
+      default:
+        return "l";
+    }
+  }
+
+  /** How many keys the window takes: 2 for a log (set and meta hash), else 1. */
+  static int keyCount(WindowSpec spec) {
+    return "l".equals(code(spec)) ? 2 : 1;
+  }
+
+  private static String suffix(WindowSpec spec) {
+    String c = code(spec);
+    return "p".equals(c) ? "p" + spec.windowMillis() + "/" + spec.panes()
+        : c + spec.windowMillis();
+  }
+
+  /** The key-name part after the hash tag of a counter over {@code spec}. */
+  static String counterSuffix(WindowSpec spec) {
+    return "}:" + suffix(spec);
+  }
+
+  /** The key-name part after the hash tag of limit {@code index} of a quota. */
+  static String limitSuffix(int index, WindowSpec spec) {
+    return "}:" + index + ":" + suffix(spec);
+  }
+
+  /** Writes the keys of one window at {@code out[at..]}; returns the next free index. */
+  static int keys(String[] out, int at, String tagged, String suffix, WindowSpec spec) {
+    out[at] = tagged + suffix;
+    if (keyCount(spec) == 2) {
+      out[at + 1] = out[at] + ":m";
+      return at + 2;
+    }
+    return at + 1;
+  }
+
+  /** {@code wp1:c:{name:} or wp1:r:{name:}: the start of every key, before the user's key. */
+  static String prefix(char kind, String name) {
+    return "wp1:" + kind + ":{" + name + ":";
+  }
+
+  /** The three spec arguments of a window: algorithm, window ms, panes. */
+  static void specArgs(String[] out, int at, WindowSpec spec) {
+    out[at] = code(spec);
+    out[at + 1] = Long.toString(spec.windowMillis());
+    out[at + 2] = Integer.toString(spec.panes());
+  }
+}

@@ -1,0 +1,230 @@
+package io.windowpane.redis.internal;
+
+import io.lettuce.core.AbstractRedisClient;
+import io.lettuce.core.ClientOptions;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisCommandExecutionException;
+import io.lettuce.core.RedisURI;
+import io.lettuce.core.ScriptOutputType;
+import io.lettuce.core.SocketOptions;
+import io.lettuce.core.TimeoutOptions;
+import io.lettuce.core.api.StatefulConnection;
+import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.api.sync.RedisCommands;
+import io.lettuce.core.cluster.ClusterClientOptions;
+import io.lettuce.core.cluster.ClusterTopologyRefreshOptions;
+import io.lettuce.core.cluster.RedisClusterClient;
+import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
+import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
+import io.lettuce.core.cluster.models.partitions.RedisClusterNode;
+import io.lettuce.core.codec.StringCodec;
+import io.windowpane.WindowpaneException;
+import io.windowpane.redis.ScriptMode;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+
+/*
+ * Design note. One multiplexed Lettuce connection (standalone) or one cluster connection (which
+ * routes each call by its first key's slot and follows MOVED/ASK itself) carries every call of
+ * the engine, from every thread: commands issued back to back go out pipelined. Calls use the
+ * async API only; the blocking forms of the engine wait on the returned future, which Lettuce's
+ * TimeoutOptions complete exceptionally after the command timeout, and commands issued while the
+ * connection is down are rejected at once (DisconnectedBehavior.REJECT_COMMANDS) instead of being
+ * buffered, so a dead Redis costs at most the timeout, never a hang.
+ *
+ * Loading. In FUNCTIONS mode the library is checked on every primary at start (FCALL wp_version)
+ * and loaded with FUNCTION LOAD REPLACE where it is absent or older; a newer library is left in
+ * place (versions only add). A call answered "Function not found" (a node added or flushed since)
+ * reloads the library on every primary and is repeated once. In EVALSHA mode a call answered
+ * NOSCRIPT is repeated once with EVAL, which caches the script on that node again.
+ */
+public final class LettuceSeam implements RedisSeam {
+
+  private final AbstractRedisClient client;
+  private final StatefulConnection<String, String> connection;
+  private final RedisClusterAsyncCommands<String, String> async;
+  private final Supplier<List<RedisCommands<String, String>>> primaries;
+  private final FunctionLibrary library;
+  private final boolean functions;
+
+  private LettuceSeam(AbstractRedisClient client, StatefulConnection<String, String> connection,
+      RedisClusterAsyncCommands<String, String> async,
+      Supplier<List<RedisCommands<String, String>>> primaries, FunctionLibrary library,
+      ScriptMode mode) {
+    this.client = client;
+    this.connection = connection;
+    this.async = async;
+    this.primaries = primaries;
+    this.library = library;
+    this.functions = chooseAndLoad(mode);
+  }
+
+  /** Connects to one Redis server (or a replica set's primary). */
+  public static LettuceSeam standalone(RedisURI uri, Duration timeout, Duration connectTimeout,
+      ScriptMode mode, FunctionLibrary library) {
+    RedisClient client = RedisClient.create();
+    try {
+      client.setOptions(ClientOptions.builder()
+          .timeoutOptions(TimeoutOptions.enabled(timeout))
+          .socketOptions(SocketOptions.builder().connectTimeout(connectTimeout).build())
+          .disconnectedBehavior(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS)
+          .build());
+      uri.setTimeout(timeout);
+      StatefulRedisConnection<String, String> connection =
+          client.connect(StringCodec.UTF8, uri);
+      return new LettuceSeam(client, connection, connection.async(),
+          () -> List.of(connection.sync()), library, mode);
+    } catch (RuntimeException e) {
+      client.shutdown(0, 0, TimeUnit.MILLISECONDS);
+      throw RedisFailures.translate("cannot connect to Redis at " + uri.getHost() + ":"
+          + uri.getPort(), e);
+    }
+  }
+
+  /** Connects to a Redis Cluster through any of its nodes. */
+  public static LettuceSeam cluster(List<RedisURI> seeds, Duration timeout,
+      Duration connectTimeout, ScriptMode mode, FunctionLibrary library) {
+    RedisClusterClient client = RedisClusterClient.create(seeds);
+    try {
+      client.setOptions(ClusterClientOptions.builder()
+          .timeoutOptions(TimeoutOptions.enabled(timeout))
+          .socketOptions(SocketOptions.builder().connectTimeout(connectTimeout).build())
+          .disconnectedBehavior(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS)
+          .topologyRefreshOptions(ClusterTopologyRefreshOptions.builder()
+              .enableAllAdaptiveRefreshTriggers()
+              .build())
+          .build());
+      StatefulRedisClusterConnection<String, String> connection =
+          client.connect(StringCodec.UTF8);
+      connection.setTimeout(timeout);
+      Supplier<List<RedisCommands<String, String>>> primaries = () -> {
+        List<RedisCommands<String, String>> out = new ArrayList<>();
+        for (RedisClusterNode node : connection.getPartitions()) {
+          if (node.is(RedisClusterNode.NodeFlag.UPSTREAM)) {
+            out.add(connection.getConnection(node.getNodeId()).sync());
+          }
+        }
+        return out;
+      };
+      return new LettuceSeam(client, connection, connection.async(), primaries, library, mode);
+    } catch (RuntimeException e) {
+      client.shutdown(0, 0, TimeUnit.MILLISECONDS);
+      throw RedisFailures.translate("cannot connect to the Redis Cluster at " + seeds, e);
+    }
+  }
+
+  private boolean chooseAndLoad(ScriptMode mode) {
+    if (mode == ScriptMode.EVALSHA) {
+      return false;
+    }
+    try {
+      loadFunctions();
+      return true;
+    } catch (RedisCommandExecutionException e) {
+      if (mode == ScriptMode.AUTO && RedisFailures.isUnknownCommand(e)) {
+        return false; // Redis 6: no Functions
+      }
+      throw RedisFailures.translate("cannot load the windowpane function library", e);
+    }
+  }
+
+
+
+
+  /** Loads the library on every primary where it is absent or older. */
+  private synchronized void loadFunctions() {
+    for (RedisCommands<String, String> node : primaries.get()) {
+      long loaded;
+      try {
+        Long v = node.fcall("wp_version", ScriptOutputType.INTEGER);
+        loaded = v == null ? 0 : v;
+      } catch (RedisCommandExecutionException e) {
+        if (!RedisFailures.isFunctionNotFound(e)) {
+          throw e;
+        }
+        loaded = 0;
+      }
+      if (loaded < library.version()) {
+        node.functionLoad(library.functionText(), true);
+      }
+    }
+  }
+
+  @Override
+  public boolean functions() {
+    return functions;
+  }
+
+  @Override
+  public CompletableFuture<Long> callInteger(String function, String[] keys, String[] args) {
+    return call(function, ScriptOutputType.INTEGER, keys, args);
+  }
+
+  @Override
+  public CompletableFuture<List<Long>> callIntegers(String function, String[] keys,
+      String[] args) {
+    return call(function, ScriptOutputType.MULTI, keys, args);
+  }
+
+  private <T> CompletableFuture<T> call(String function, ScriptOutputType type, String[] keys,
+      String[] args) {
+    if (functions) {
+      CompletableFuture<T> first = async.<T>fcall(function, type, keys, args).toCompletableFuture();
+      return retryOnce(first, RedisFailures::isFunctionNotFound, () -> {
+        loadFunctions();
+        return async.<T>fcall(function, type, keys, args).toCompletableFuture();
+      });
+    }
+    String[] evalArgs = new String[args.length + 1];
+    evalArgs[0] = function;
+    System.arraycopy(args, 0, evalArgs, 1, args.length);
+    CompletableFuture<T> first =
+        async.<T>evalsha(library.evalSha(), type, keys, evalArgs).toCompletableFuture();
+    return retryOnce(first, RedisFailures::isNoScript,
+        () -> async.<T>eval(library.evalText(), type, keys, evalArgs).toCompletableFuture());
+  }
+
+  /** {@code first}, or when it fails with {@code retryable}, the outcome of {@code again}. */
+  private static <T> CompletableFuture<T> retryOnce(CompletableFuture<T> first,
+      java.util.function.Predicate<Throwable> retryable, Supplier<CompletableFuture<T>> again) {
+    return first.handle((value, error) -> {
+      if (error == null) {
+        return CompletableFuture.completedFuture(value);
+      }
+      Throwable cause = error instanceof CompletionException ? error.getCause() : error;
+      if (retryable.test(cause)) {
+        // the retry reloads with blocking calls: run it off the client's event loop
+        return CompletableFuture.supplyAsync(again).thenCompose(f -> f);
+      }
+      return CompletableFuture.<T>failedFuture(cause);
+    }).thenCompose(f -> f);
+  }
+
+  @Override
+  public CompletableFuture<Long> serverMillis() {
+    return async.time().toCompletableFuture().thenApply(parts ->
+        Long.parseLong(parts.get(0)) * 1000 + Long.parseLong(parts.get(1)) / 1000);
+  }
+
+  @Override
+  public AutoCloseable every(long periodMillis, Runnable task) {
+    ScheduledFuture<?> f = client.getResources().eventExecutorGroup()
+        .scheduleAtFixedRate(task, periodMillis, periodMillis, TimeUnit.MILLISECONDS);
+    return () -> f.cancel(false);
+  }
+
+  @Override
+  public void close() {
+    try {
+      connection.close();
+    } finally {
+      client.shutdown(0, 2, TimeUnit.SECONDS);
+    }
+  }
+}

@@ -1,0 +1,102 @@
+package io.windowpane.redis.internal;
+
+import io.windowpane.WindowSpec;
+import io.windowpane.spi.CounterStore;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+
+/**
+ * A sliding-window counter in Redis: {@code add} and {@code count} are one call each of
+ * {@code wp_add} / {@code wp_count}; batches are pipelined; async forms never block.
+ */
+final class RedisCounterStore implements CounterStore {
+
+  private final RedisSeam seam;
+  private final TimeArg time;
+  private final long guardMillis;
+  private final String prefix;
+  private final String suffix;
+  private final WindowSpec spec;
+  private final int keyCount;
+  private final String algorithm;
+  private final String windowMillis;
+  private final String panes;
+
+  RedisCounterStore(RedisSeam seam, TimeArg time, long guardMillis, String name,
+      WindowSpec spec) {
+    this.seam = seam;
+    this.time = time;
+    this.guardMillis = guardMillis;
+    this.prefix = Layout.prefix('c', name);
+    this.suffix = Layout.counterSuffix(spec);
+    this.spec = spec;
+    this.keyCount = Layout.keyCount(spec);
+    this.algorithm = Layout.code(spec);
+    this.windowMillis = Long.toString(spec.windowMillis());
+    this.panes = Integer.toString(spec.panes());
+  }
+
+  private String[] keys(String key) {
+    String[] out = new String[keyCount];
+    Layout.keys(out, 0, prefix + key, suffix, spec);
+    return out;
+  }
+
+  private CompletableFuture<Long> addCall(String key, long n) {
+    return seam.callInteger("wp_add", keys(key),
+        new String[] {time.now(), Long.toString(n), algorithm, windowMillis, panes});
+  }
+
+  private CompletableFuture<Long> countCall(String key) {
+    return seam.callInteger("wp_count", keys(key),
+        new String[] {time.now(), algorithm, windowMillis, panes});
+  }
+
+  @Override
+  public long add(String key, long n) {
+    return Calls.await(addCall(key, n), guardMillis, "add");
+  }
+
+  @Override
+  public long count(String key) {
+    return Calls.await(countCall(key), guardMillis, "count");
+  }
+
+  @Override
+  public boolean holdsState(String key) {
+    return Calls.await(seam.callInteger("wp_holds", keys(key),
+        new String[] {time.now(), "1", algorithm, windowMillis, panes}), guardMillis,
+        "holdsState") == 1;
+  }
+
+  @Override
+  public List<Long> addAll(List<String> keys, long n) {
+    return Calls.await(Calls.each(keys, k -> addCall(k, n)), guardMillis, "addAll");
+  }
+
+  @Override
+  public List<Long> countAll(List<String> keys) {
+    return Calls.await(Calls.each(keys, this::countCall), guardMillis, "countAll");
+  }
+
+  @Override
+  public CompletionStage<Long> addAsync(String key, long n) {
+    return Calls.translated(addCall(key, n), "add");
+  }
+
+  @Override
+  public CompletionStage<Long> countAsync(String key) {
+    return Calls.translated(countCall(key), "count");
+  }
+
+  @Override
+  public CompletionStage<List<Long>> addAllAsync(List<String> keys, long n) {
+    return Calls.translated(Calls.each(keys, k -> addCall(k, n)), "addAll");
+  }
+
+  @Override
+  public CompletionStage<List<Long>> countAllAsync(List<String> keys) {
+    return Calls.translated(Calls.each(keys, this::countCall), "countAll");
+  }
+}

@@ -1,0 +1,54 @@
+package io.windowpane.redis.internal;
+
+import io.lettuce.core.RedisCommandExecutionException;
+import io.lettuce.core.RedisCommandTimeoutException;
+import io.windowpane.WindowpaneException;
+import io.windowpane.WindowpaneTimeoutException;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutionException;
+
+/** Classifies Redis errors and turns client exceptions into the engine's exceptions. */
+final class RedisFailures {
+
+  private RedisFailures() {}
+
+  static boolean isUnknownCommand(Throwable e) {
+    return e instanceof RedisCommandExecutionException
+        && String.valueOf(e.getMessage()).startsWith("ERR unknown command");
+  }
+
+  static boolean isFunctionNotFound(Throwable e) {
+    return e instanceof RedisCommandExecutionException
+        && String.valueOf(e.getMessage()).contains("Function not found");
+  }
+
+  static boolean isNoScript(Throwable e) {
+    return e instanceof RedisCommandExecutionException
+        && String.valueOf(e.getMessage()).startsWith("NOSCRIPT");
+  }
+
+  /** The cause of a failed future, without the wrappers futures add. */
+  static Throwable unwrap(Throwable e) {
+    while ((e instanceof CompletionException || e instanceof ExecutionException)
+        && e.getCause() != null) {
+      e = e.getCause();
+    }
+    return e;
+  }
+
+  /**
+   * {@code e} as the engine's exception: {@link WindowpaneTimeoutException} for a timeout,
+   * {@link WindowpaneException} for anything else, with {@code what} and Redis's message.
+   */
+  static WindowpaneException translate(String what, Throwable e) {
+    Throwable cause = unwrap(e);
+    if (cause instanceof WindowpaneException) {
+      return (WindowpaneException) cause;
+    }
+    if (cause instanceof RedisCommandTimeoutException) {
+      return new WindowpaneTimeoutException(what + ": Redis did not answer in time ("
+          + cause.getMessage() + ")", cause);
+    }
+    return new WindowpaneException(what + ": " + cause.getMessage(), cause);
+  }
+}

@@ -1,0 +1,572 @@
+#!lua name=windowpane
+--[[
+  windowpane function library, version 1 (layout format 1).
+
+  The protocol (function names, KEYS, ARGV, replies, error strings) is documented in
+  docs/redis-protocol.md; any Redis client can call these functions with FCALL and get the
+  answers the Java engine gets. Loaded with FUNCTION LOAD on Redis 7+; on Redis 6 the engine
+  runs this same text through EVALSHA (first line removed), with the function name as the first
+  ARGV (see the dispatch at the end).
+
+  Design note. Every operation is one call of one function: it reads the window's state, decides
+  and writes in one atomic step, so there is no lock and no lost update. Time is the server's
+  (TIME) unless the caller passes its own in ARGV[1]. Numbers are Lua doubles: integers are exact
+  up to 2^53, so times must stay within +-2^52 ms and counts below 2^53. Every number written to
+  Redis goes through fmt (string.format %d): Lua's own number-to-string conversion keeps only 14
+  significant digits.
+
+  Layouts, all keys of one logical key sharing the caller's hash tag:
+    panes     one hash: v (format), e (logical expiry, ms), h (newest pane), c (sum of live
+              panes) and one field per live pane, named by its ring slot (pane mod P).
+              Panes leaving the window are removed (HDEL) by the call that moves h past them.
+    weighted  one hash: v, e, w (index of the current fixed window), a (its count), b (the
+              previous window's count).
+    log       a sorted set of accepted events (score = time, member = "seq:count", unique) and
+              a meta hash: v, e, s (sequence), c (sum of the set's counts), o (oldest score).
+              Entries leaving the window are removed by the next call.
+  Every key expires by itself: PEXPIRE to the window's logical expiry e, which lies within
+  W + r of the last recorded event. Denied requests and reads never extend it. A key whose e has
+  passed is treated as absent. Callers passing their own time may add a grace period to the
+  physical TTL ("<ms>+<grace>"): answers follow e, memory is returned up to grace ms later.
+]]
+
+local VERSION = 1
+local FORMAT = '1'
+local TWO52 = 4503599627370496
+local MAX_GRACE = 366 * 24 * 3600 * 1000
+
+local function fail(code, message)
+  error({err = code .. ' ' .. message})
+end
+
+local function fmt(x)
+  return string.format('%d', x)
+end
+
+local function int(value, what, lo, hi)
+  local x = tonumber(value)
+  if x == nil or x ~= math.floor(x) or x < lo or x > hi then
+    fail('WPARGS', what .. ' must be an integer in [' .. fmt(lo) .. ', ' .. fmt(hi) .. '], was '
+      .. tostring(value))
+  end
+  return x
+end
+
+-- Extra physical TTL for callers that pass their own time (set by every call's time argument):
+-- their clock need not run with the server's, so keys outlive their logical expiry by it.
+local grace = 0
+
+-- ARGV[1]: "" (the server's TIME), "<ms>" or "<ms>+<grace ms>" (the caller's time)
+local function now_ms(arg)
+  grace = 0
+  if arg ~= nil and arg ~= '' then
+    local t, g = string.match(arg, '^(-?%d+)%+(%d+)$')
+    if t then
+      grace = int(g, 'grace', 0, MAX_GRACE)
+      arg = t
+    end
+    return int(arg, 'time', -TWO52, TWO52)
+  end
+  local t = redis.call('TIME')
+  return tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+end
+
+local function pexpire(key, ttl)
+  redis.call('PEXPIRE', key, fmt(ttl + grace))
+end
+
+-- floor(a / b) for b > 0, exact for |a| < 2^52
+local function floordiv(a, b)
+  local q = math.floor(a / b)
+  if q * b > a then
+    q = q - 1
+  elseif (q + 1) * b <= a then
+    q = q + 1
+  end
+  return q
+end
+
+-- q, r with q * c + r = a * b and 0 <= r < c, for 0 <= a, b < 2^53, 0 < c < 2^52, q < 2^53
+local function muldiv(a, b, c)
+  local p = a * b
+  local q, r
+  if p < TWO52 then
+    q = math.floor(p / c)
+    r = p - q * c
+  else
+    local bq = math.floor(b / c)
+    local br = b - bq * c
+    if br < 0 then
+      bq, br = bq - 1, br + c
+    elseif br >= c then
+      bq, br = bq + 1, br - c
+    end
+    local base = a * bq -- a * b = base * c + a * br
+    q, r = 0, 0
+    local bit = 1
+    while bit * 2 <= a do
+      bit = bit * 2
+    end
+    -- long division of a * br by c, one bit of a at a time: q * c + r = (bits so far) * br
+    while bit >= 1 do
+      q, r = q * 2, r * 2
+      if r >= c then
+        q, r = q + 1, r - c
+      end
+      if a >= bit then
+        a = a - bit
+        r = r + br
+        if r >= c then
+          q, r = q + 1, r - c
+        end
+      end
+      bit = bit / 2
+    end
+    q = q + base
+  end
+  while r < 0 do
+    q, r = q - 1, r + c
+  end
+  while r >= c do
+    q, r = q + 1, r - c
+  end
+  return q, r
+end
+
+local function checkFormat(v, key)
+  if v and v ~= FORMAT then
+    fail('WPFORMAT', key .. ' holds layout format ' .. tostring(v) .. ', this library reads '
+      .. FORMAT)
+  end
+end
+
+-- ---- panes -----------------------------------------------------------------------------
+
+local Panes = {}
+Panes.__index = Panes
+
+function Panes.load(key, now, w, p)
+  local r = w / p
+  local cur = floordiv(now, r)
+  local slot = fmt(cur - floordiv(cur, p) * p)
+  local f = redis.call('HMGET', key, 'v', 'e', 'h', 'c', slot)
+  checkFormat(f[1], key)
+  local s = setmetatable({key = key, now = now, r = r, p = p, cur = cur}, Panes)
+  if not f[1] then
+    s.fresh, s.c, s.current = true, 0, 0
+    return s
+  end
+  local h, c = tonumber(f[3]), tonumber(f[4])
+  if tonumber(f[2]) <= now or cur - h >= p then
+    -- expired, or every pane has left: the same as absent
+    redis.call('DEL', key)
+    s.fresh, s.c, s.current = true, 0, 0
+    return s
+  end
+  s.e = tonumber(f[2])
+  if cur < h then
+    -- the caller's clock lags behind the newest pane: act at the newest pane (stricter)
+    s.cur = h
+    s.current = tonumber(redis.call('HGET', key, fmt(h - floordiv(h, p) * p))) or 0
+  elseif cur == h then
+    s.current = tonumber(f[5]) or 0
+  else
+    -- panes (h - p, cur - p] leave the window now: take them out of c and remove them
+    local fields = {}
+    for q = h - p + 1, cur - p do
+      fields[#fields + 1] = fmt(q - floordiv(q, p) * p)
+    end
+    if #fields > 0 then
+      local values = redis.call('HMGET', key, unpack(fields))
+      for i = 1, #values do
+        c = c - (tonumber(values[i]) or 0)
+      end
+      redis.call('HDEL', key, unpack(fields))
+    end
+    redis.call('HSET', key, 'h', fmt(cur), 'c', fmt(c))
+    s.current = 0
+  end
+  s.c = c
+  return s
+end
+
+function Panes:count()
+  return self.c
+end
+
+function Panes:countWith(n)
+  return self.c + n
+end
+
+function Panes:record(n)
+  local cur, p, r = self.cur, self.p, self.r
+  local expiry = (cur + p + 1) * r -- the last pane written leaves at (cur + p) * r
+  local args = {'HSET', self.key, fmt(cur - floordiv(cur, p) * p), fmt(self.current + n),
+    'c', fmt(self.c + n), 'h', fmt(cur)}
+  if self.fresh then
+    args[#args + 1] = 'v'
+    args[#args + 1] = FORMAT
+  end
+  if self.e ~= expiry then
+    args[#args + 1] = 'e'
+    args[#args + 1] = fmt(expiry)
+  end
+  redis.call(unpack(args))
+  if self.e ~= expiry then
+    pexpire(self.key, expiry - self.now)
+  end
+  self.c = self.c + n
+  self.current = self.current + n
+  return self.c
+end
+
+-- smallest d >= 0 after which count + n <= limit (the oldest panes leave first)
+function Panes:retryAfter(n, limit)
+  local need = self.c + n - limit
+  if need <= 0 then
+    return 0
+  end
+  local cur, p, r = self.cur, self.p, self.r
+  local untilPane = cur * r - self.now -- <= 0 unless the caller lags
+  local fields = {}
+  for q = cur - p + 1, cur do
+    fields[#fields + 1] = fmt(q - floordiv(q, p) * p)
+  end
+  local values = self.fresh and {} or redis.call('HMGET', self.key, unpack(fields))
+  local dropped = 0
+  for k = 1, p do
+    dropped = dropped + (tonumber(values[k]) or 0)
+    if dropped >= need then
+      return untilPane + k * r
+    end
+  end
+  return untilPane + p * r
+end
+
+-- ---- weighted --------------------------------------------------------------------------
+
+local Weighted = {}
+Weighted.__index = Weighted
+
+function Weighted.load(key, now, w)
+  local k = floordiv(now, w)
+  local f = redis.call('HMGET', key, 'v', 'e', 'w', 'a', 'b')
+  checkFormat(f[1], key)
+  local s = setmetatable({key = key, now = now, w = w, k = k, a = 0, b = 0}, Weighted)
+  if not f[1] or tonumber(f[2]) <= now then
+    if f[1] then
+      redis.call('DEL', key)
+    end
+    s.fresh = true
+    return s
+  end
+  s.e = tonumber(f[2])
+  local k0, a, b = tonumber(f[3]), tonumber(f[4]), tonumber(f[5])
+  if k <= k0 then
+    s.k, s.a, s.b = k0, a, b -- a lagging caller acts in the newest window
+  elseif k == k0 + 1 then
+    s.a, s.b = 0, a
+  end
+  return s
+end
+
+function Weighted:elapsed()
+  return math.max(0, self.now - self.k * self.w)
+end
+
+-- the previous window's part still inside the sliding window, rounded up
+function Weighted:previousWeighted()
+  if self.b == 0 then
+    return 0
+  end
+  local q, rem = muldiv(self.b, self.w - self:elapsed(), self.w)
+  return rem > 0 and q + 1 or q
+end
+
+function Weighted:count()
+  return self.a + self:previousWeighted()
+end
+
+function Weighted:countWith(n)
+  return self.a + n + self:previousWeighted()
+end
+
+function Weighted:record(n)
+  local expiry = (self.k + 2) * self.w
+  self.a = self.a + n
+  local args = {'HSET', self.key, 'w', fmt(self.k), 'a', fmt(self.a), 'b', fmt(self.b)}
+  if self.fresh then
+    args[#args + 1] = 'v'
+    args[#args + 1] = FORMAT
+  end
+  if self.e ~= expiry then
+    args[#args + 1] = 'e'
+    args[#args + 1] = fmt(expiry)
+  end
+  redis.call(unpack(args))
+  if self.e ~= expiry then
+    pexpire(self.key, expiry - self.now)
+  end
+  return self:count()
+end
+
+function Weighted:retryAfter(n, limit)
+  local w, current, previous = self.w, self.a, self.b
+  local untilPane = self.k * w - self.now
+  local elapsed = math.max(0, -untilPane)
+  local room = limit - current - n
+  if room >= 0 then
+    -- this window: previous * (w - e) <= room * w  <=>  e >= w - floor(room * w / previous)
+    local from = 0
+    if previous > 0 then
+      from = w - math.min(w, (muldiv(room, w, previous)))
+    end
+    if from <= elapsed then
+      return 0
+    end
+    if from < w then
+      return from - elapsed
+    end
+  end
+  -- the next window: nothing current yet, the weighted count is this window's
+  local fromNext = 0
+  if current > 0 then
+    fromNext = w - math.min(w, (muldiv(limit - n, w, current)))
+  end
+  if fromNext < w then
+    return untilPane + w + fromNext
+  end
+  return untilPane + 2 * w
+end
+
+-- ---- log -------------------------------------------------------------------------------
+
+local Log = {}
+Log.__index = Log
+
+local function entryCount(member)
+  return tonumber(string.match(member, ':(%d+)$'))
+end
+
+function Log.load(key, meta, now, w)
+  local f = redis.call('HMGET', meta, 'v', 'e', 's', 'c', 'o')
+  checkFormat(f[1], meta)
+  local s = setmetatable({key = key, meta = meta, now = now, w = w}, Log)
+  if not f[1] or tonumber(f[2]) <= now then
+    if f[1] then
+      redis.call('DEL', key, meta)
+    end
+    s.fresh, s.seq, s.c = true, 0, 0
+    return s
+  end
+  s.e, s.seq, s.c, s.o = tonumber(f[2]), tonumber(f[3]), tonumber(f[4]), tonumber(f[5])
+  local cutoff = now - w -- entries at or before it have left (t - w, t]
+  if s.o and s.o <= cutoff then
+    local gone = redis.call('ZRANGEBYSCORE', key, '-inf', fmt(cutoff))
+    for i = 1, #gone do
+      s.c = s.c - entryCount(gone[i])
+    end
+    redis.call('ZREMRANGEBYSCORE', key, '-inf', fmt(cutoff))
+    local oldest = redis.call('ZRANGE', key, 0, 0, 'WITHSCORES')
+    s.o = tonumber(oldest[2])
+    if s.o then
+      redis.call('HSET', meta, 'c', fmt(s.c), 'o', fmt(s.o))
+    else
+      redis.call('HSET', meta, 'c', '0')
+      redis.call('HDEL', meta, 'o')
+    end
+  end
+  return s
+end
+
+function Log:count()
+  return self.c
+end
+
+function Log:countWith(n)
+  return self.c + n
+end
+
+function Log:record(n)
+  self.seq = self.seq + 1
+  self.c = self.c + n
+  redis.call('ZADD', self.key, fmt(self.now), fmt(self.seq) .. ':' .. fmt(n))
+  local expiry = math.max(self.e or self.now, self.now + self.w + 1)
+  local args = {'HSET', self.meta, 's', fmt(self.seq), 'c', fmt(self.c), 'e', fmt(expiry)}
+  if self.fresh then
+    args[#args + 1] = 'v'
+    args[#args + 1] = FORMAT
+  end
+  if not self.o or self.now < self.o then
+    self.o = self.now
+    args[#args + 1] = 'o'
+    args[#args + 1] = fmt(self.now)
+  end
+  redis.call(unpack(args))
+  if self.e ~= expiry then
+    pexpire(self.key, expiry - self.now)
+    pexpire(self.meta, expiry - self.now)
+    self.e = expiry
+  end
+  return self.c
+end
+
+-- the time at which the oldest entries holding enough permits have left the window
+function Log:retryAfter(n, limit)
+  local need = self.c + n - limit
+  if need <= 0 then
+    return 0
+  end
+  local dropped, from = 0, 0
+  while true do
+    local page = redis.call('ZRANGE', self.key, from, from + 63, 'WITHSCORES')
+    if #page == 0 then
+      return self.w
+    end
+    for i = 1, #page, 2 do
+      dropped = dropped + entryCount(page[i])
+      if dropped >= need then
+        return math.max(1, tonumber(page[i + 1]) + self.w - self.now)
+      end
+    end
+    from = from + 64
+  end
+end
+
+-- ---- windows from KEYS and ARGV ---------------------------------------------------------
+
+local MAX_WINDOW = 366 * 24 * 3600 * 1000
+
+-- Reads one window spec at args[i..i+2] (algorithm, window ms, panes) with its keys from
+-- keys[k..]; returns the loaded window, the next arg index and the next key index.
+local function window(keys, k, args, i, now)
+  local algorithm = args[i]
+  local w = int(args[i + 1], 'window', 1, MAX_WINDOW)
+  local p = int(args[i + 2], 'panes', 1, 4096)
+  if algorithm == 'p' then
+    if w % p ~= 0 then
+      fail('WPARGS', 'panes must divide the window, was ' .. fmt(p) .. ' of ' .. fmt(w))
+    end
+    return Panes.load(keys[k], now, w, p), i + 3, k + 1
+  elseif algorithm == 'w' then
+    return Weighted.load(keys[k], now, w), i + 3, k + 1
+  elseif algorithm == 'l' then
+    if keys[k + 1] == nil then
+      fail('WPARGS', 'a log window takes two keys')
+    end
+    return Log.load(keys[k], keys[k + 1], now, w), i + 3, k + 2
+  end
+  fail('WPARGS', "algorithm must be 'p', 'w' or 'l', was " .. tostring(algorithm))
+end
+
+local function keyCount(algorithm)
+  return algorithm == 'l' and 2 or 1
+end
+
+local function checkKeys(keys, expected)
+  if #keys ~= expected then
+    fail('WPARGS', 'expected ' .. expected .. ' keys, got ' .. #keys)
+  end
+end
+
+-- ---- functions -------------------------------------------------------------------------
+
+local EXPORTS = {}
+
+-- FCALL wp_version 0 -> the library version
+EXPORTS.wp_version = function()
+  return VERSION
+end
+
+-- FCALL wp_add <1|2 keys> <time|""> <n> <algorithm> <window ms> <panes> -> count
+EXPORTS.wp_add = function(keys, args)
+  local now = now_ms(args[1])
+  local n = int(args[2], 'n', 1, 2147483647)
+  checkKeys(keys, keyCount(args[3]))
+  local win = window(keys, 1, args, 3, now)
+  return win:record(n)
+end
+
+-- FCALL wp_count <1|2 keys> <time|""> <algorithm> <window ms> <panes> -> count
+EXPORTS.wp_count = function(keys, args)
+  local now = now_ms(args[1])
+  checkKeys(keys, keyCount(args[2]))
+  local win = window(keys, 1, args, 2, now)
+  return win:count()
+end
+
+-- FCALL wp_acquire <keys of every limit> <time|""> <permits> <limits>
+--       then per limit: <algorithm> <window ms> <panes> <permits of the limit>
+-- -> {allowed 1|0, remaining, index of the denying limit (1-based) or 0, retry after ms}
+EXPORTS.wp_acquire = function(keys, args)
+  local now = now_ms(args[1])
+  local n = int(args[2], 'permits', 1, TWO52)
+  local count = int(args[3], 'limits', 1, 8)
+  local expected = 0
+  for j = 0, count - 1 do
+    expected = expected + keyCount(args[4 + j * 4])
+  end
+  checkKeys(keys, expected)
+  local windows, limits = {}, {}
+  local i, k = 4, 1
+  local fits = true
+  for j = 1, count do
+    windows[j], i, k = window(keys, k, args, i, now)
+    limits[j] = int(args[i], 'limit', 1, TWO52)
+    i = i + 1
+    if windows[j]:countWith(n) > limits[j] then
+      fits = false
+    end
+  end
+  local remaining = TWO52
+  if fits then
+    for j = 1, count do
+      remaining = math.min(remaining, math.max(0, limits[j] - windows[j]:record(n)))
+    end
+    return {1, remaining, 0, 0}
+  end
+  local wait, by = -1, 0
+  for j = 1, count do
+    remaining = math.min(remaining, math.max(0, limits[j] - windows[j]:count()))
+    local d = windows[j]:retryAfter(n, limits[j])
+    if d > wait then
+      wait, by = d, j
+    end
+  end
+  return {0, remaining, by, wait}
+end
+
+-- FCALL wp_holds <keys> <time|""> <windows> then per window: <algorithm> <window ms> <panes>
+-- -> 1 if any window still holds state (its logical expiry is after now), else 0
+EXPORTS.wp_holds = function(keys, args)
+  local now = now_ms(args[1])
+  local count = int(args[2], 'windows', 1, 8)
+  local k = 1
+  for j = 0, count - 1 do
+    local algorithm = args[3 + j * 3]
+    local holder = algorithm == 'l' and keys[k + 1] or keys[k]
+    local e = tonumber(redis.call('HGET', holder, 'e'))
+    if e and e > now then
+      return 1
+    end
+    k = k + keyCount(algorithm)
+  end
+  return 0
+end
+
+local NAMES = {'wp_version', 'wp_add', 'wp_count', 'wp_acquire', 'wp_holds'}
+
+if redis.register_function then
+  -- FUNCTION LOAD (library-loading globals are restricted: no pairs/ipairs)
+  for i = 1, #NAMES do
+    redis.register_function(NAMES[i], EXPORTS[NAMES[i]])
+  end
+else
+  -- EVAL / EVALSHA: ARGV[1] names the function, the rest are its arguments
+  local name = table.remove(ARGV, 1)
+  local f = EXPORTS[name]
+  if f == nil then
+    return redis.error_reply('WPARGS unknown function ' .. tostring(name))
+  end
+  return f(KEYS, ARGV)
+end
