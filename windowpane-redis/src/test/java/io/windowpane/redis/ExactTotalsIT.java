@@ -1,0 +1,118 @@
+package io.windowpane.redis;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.windowpane.Limit;
+import io.windowpane.ManualClock;
+import io.windowpane.RateLimiter;
+import io.windowpane.WindowCounter;
+import io.windowpane.WindowSpec;
+import io.windowpane.Windowpane;
+import io.windowpane.testkit.redis.RedisServer;
+import io.windowpane.testkit.redis.RedisServerExtension;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * 8 client threads x 100,000 calls on ONE key through one engine: exactly the limit allowed per
+ * window, for every layout, and every {@code add} counted once. The clock is manual and moves
+ * only between rounds (all threads meet at a barrier), so every round's exact answer is known.
+ */
+@ExtendWith(RedisServerExtension.class)
+class ExactTotalsIT {
+
+  private static final int THREADS = 8;
+  private static final int CALLS_PER_THREAD = 100_000;
+  private static final int ROUNDS = 4;
+  private static final long LIMIT = 30_000;
+
+  private final RedisServer redis;
+
+  ExactTotalsIT(RedisServer redis) {
+    this.redis = redis;
+  }
+
+  private Windowpane engine(ManualClock clock) {
+    return Windowpane.using(RedisEngine.builder().uri(redis.uri()).clock(clock)
+        .expiryGrace(StandaloneEngines.TEST_GRACE).build());
+  }
+
+  /** Runs {@code calls} on every thread at once; returns the sum of what they return. */
+  private static long allThreads(ExecutorService pool, Callable<Long> calls) throws Exception {
+    CyclicBarrier start = new CyclicBarrier(THREADS);
+    List<Future<Long>> futures = new ArrayList<>();
+    for (int t = 0; t < THREADS; t++) {
+      futures.add(pool.submit(() -> {
+        start.await(30, TimeUnit.SECONDS);
+        return calls.call();
+      }));
+    }
+    long sum = 0;
+    for (Future<Long> f : futures) {
+      sum += f.get(5, TimeUnit.MINUTES);
+    }
+    return sum;
+  }
+
+  @Test
+  void tryAcquire_8threadsX100k_allowExactlyTheLimitPerWindow() throws Exception {
+    ExecutorService pool = Executors.newFixedThreadPool(THREADS);
+    ManualClock clock = ManualClock.at(1_700_000_000_000L);
+    try (Windowpane wp = engine(clock)) {
+      List<WindowSpec> specs = List.of(WindowSpec.panes(Duration.ofSeconds(1), 10),
+          WindowSpec.weighted(Duration.ofSeconds(1)), WindowSpec.log(Duration.ofSeconds(1)));
+      // 100,000 calls per thread in all: spread over the layouts and rounds
+      int perRound = CALLS_PER_THREAD / (specs.size() * ROUNDS) + 1;
+      for (WindowSpec spec : specs) {
+        RateLimiter limiter = wp.limiter("exact-" + spec.algorithm(), Limit.of(LIMIT, spec));
+        for (int round = 0; round < ROUNDS; round++) {
+          long allowed = allThreads(pool, () -> {
+            long mine = 0;
+            for (int i = 0; i < perRound; i++) {
+              if (limiter.tryConsume("hot", 1)) {
+                mine++;
+              }
+            }
+            return mine;
+          });
+          assertThat(allowed).as("%s round %d: %d attempts", spec, round, perRound * THREADS)
+              .isEqualTo(LIMIT);
+          clock.advance(2_000); // a whole new window for every layout
+        }
+      }
+    } finally {
+      pool.shutdownNow();
+    }
+  }
+
+  @Test
+  void add_8threadsX100k_countsEveryEventOnce() throws Exception {
+    ExecutorService pool = Executors.newFixedThreadPool(THREADS);
+    ManualClock clock = ManualClock.at(1_700_000_000_000L);
+    try (Windowpane wp = engine(clock)) {
+      WindowCounter counter = wp.counter("exact-add", WindowSpec.panes(Duration.ofMinutes(1), 60));
+      long added = allThreads(pool, () -> {
+        long mine = 0;
+        for (int i = 0; i < CALLS_PER_THREAD; i++) {
+          long n = 1 + (i % 3);
+          counter.add("hot", n);
+          mine += n;
+        }
+        return mine;
+      });
+      assertThat(added).isEqualTo(THREADS * (CALLS_PER_THREAD / 3 * 6L + 1));
+      assertThat(counter.count("hot")).isEqualTo(added);
+    } finally {
+      pool.shutdownNow();
+    }
+  }
+}

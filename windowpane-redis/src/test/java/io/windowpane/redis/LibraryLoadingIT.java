@@ -1,0 +1,116 @@
+package io.windowpane.redis;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.windowpane.Limit;
+import io.windowpane.RateLimiter;
+import io.windowpane.WindowCounter;
+import io.windowpane.WindowSpec;
+import io.windowpane.Windowpane;
+import io.windowpane.redis.internal.FunctionLibrary;
+import io.windowpane.testkit.redis.RedisServer;
+import io.windowpane.testkit.redis.RedisServerExtension;
+import io.windowpane.testkit.redis.RespClient;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * Both ways of running the library: FUNCTION LOAD when absent or older (never downgrading a
+ * newer one), reloading after the library vanished, and EVALSHA reloading after NOSCRIPT.
+ */
+@ExtendWith(RedisServerExtension.class)
+class LibraryLoadingIT {
+
+  private static final Duration SECOND = Duration.ofSeconds(1);
+
+  private final RedisServer redis;
+
+  LibraryLoadingIT(RedisServer redis) {
+    this.redis = redis;
+  }
+
+  @BeforeEach
+  void emptyServer() {
+    try (RespClient c = redis.client()) {
+      c.command("FUNCTION", "FLUSH");
+      c.command("SCRIPT", "FLUSH");
+      c.command("FLUSHALL");
+    }
+  }
+
+  private RedisEngine engine(ScriptMode mode) {
+    return RedisEngine.builder().uri(redis.uri()).scripts(mode).build();
+  }
+
+  private Object version(RespClient c) {
+    return c.command("FCALL", "wp_version", "0");
+  }
+
+  @Test
+  void auto_onRedis7_loadsTheFunctionLibraryWhenAbsent() {
+    RedisEngine engine = engine(ScriptMode.AUTO);
+    try (Windowpane wp = Windowpane.using(engine); RespClient c = redis.client()) {
+      assertThat(engine.usesFunctions()).isTrue();
+      assertThat(version(c)).isEqualTo((long) FunctionLibrary.bundled().version());
+      assertThat(wp.counter("c", WindowSpec.panes(SECOND, 10)).add("k")).isEqualTo(1);
+    }
+  }
+
+  @Test
+  void anOlderLibrary_isReplaced_aNewerOneIsKept() {
+    String text = FunctionLibrary.bundled().functionText();
+    int ours = FunctionLibrary.bundled().version();
+    try (RespClient c = redis.client()) {
+      c.command("FUNCTION", "LOAD", "REPLACE", withVersion(text, ours, 0));
+      assertThat(version(c)).isEqualTo(0L);
+      engine(ScriptMode.FUNCTIONS).close();
+      assertThat(version(c)).as("older replaced").isEqualTo((long) ours);
+
+      c.command("FUNCTION", "LOAD", "REPLACE", withVersion(text, ours, ours + 1));
+      try (Windowpane wp = Windowpane.using(engine(ScriptMode.FUNCTIONS))) {
+        assertThat(version(c)).as("newer kept").isEqualTo((long) ours + 1);
+        assertThat(wp.counter("c", WindowSpec.log(SECOND)).add("k", 3)).isEqualTo(3);
+      }
+    }
+  }
+
+  private static String withVersion(String text, int from, int to) {
+    return text.replace("function library, version " + from, "function library, version " + to)
+        .replace("local VERSION = " + from + "\n", "local VERSION = " + to + "\n");
+  }
+
+  @Test
+  void functions_libraryFlushedWhileRunning_isReloadedAndTheCallSucceeds() {
+    try (Windowpane wp = Windowpane.using(engine(ScriptMode.FUNCTIONS));
+        RespClient c = redis.client()) {
+      RateLimiter limiter = wp.limiter("l", Limit.of(3, WindowSpec.panes(SECOND, 10)));
+      assertThat(limiter.tryAcquire("k", 1).remaining()).isEqualTo(2);
+      c.command("FUNCTION", "FLUSH");
+      assertThat(limiter.tryAcquire("k", 1).remaining()).isEqualTo(1);
+      assertThat(version(c)).isEqualTo((long) FunctionLibrary.bundled().version());
+      c.command("FUNCTION", "FLUSH");
+      assertThat(limiter.tryAcquireAsync("k", 1).toCompletableFuture().join().remaining())
+          .isZero();
+    }
+  }
+
+  @Test
+  void evalsha_afterScriptFlush_reloadsByItself() {
+    RedisEngine engine = engine(ScriptMode.EVALSHA);
+    try (Windowpane wp = Windowpane.using(engine); RespClient c = redis.client()) {
+      assertThat(engine.usesFunctions()).isFalse();
+      WindowCounter counter = wp.counter("c", WindowSpec.weighted(SECOND));
+      assertThat(counter.add("k", 2)).isEqualTo(2);
+      assertThat(c.command("SCRIPT", "EXISTS", FunctionLibrary.bundled().evalSha()))
+          .isEqualTo(List.of(1L));
+      c.command("SCRIPT", "FLUSH");
+      assertThat(counter.add("k", 2)).isEqualTo(4);
+      assertThat(counter.addAll(List.of("a", "b"), 1)).containsExactly(1L, 1L);
+      assertThat(c.command("FUNCTION", "LIST")).as("no library loaded in EVALSHA mode")
+          .isEqualTo(List.of());
+    }
+  }
+}
