@@ -10,7 +10,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.stream.Collectors;
 
 /**
  * Starts and stops {@code redis-server} processes for {@link RedisServer}. Stateless and
@@ -27,6 +26,12 @@ final class RedisLauncher {
    * won the race for the port is never mistaken for ours. Output goes to a log file in the
    * server's private directory (no pipe to drain, no pump thread); its tail goes into every
    * failure message. A JVM shutdown hook stops the process if nobody closes the handle.
+   *
+   * Every launch takes two free ports: the client port and a spare that ExtraArgs may put on the
+   * command line (RedisCluster passes it as --cluster-port, so the bus port is chosen free rather
+   * than assumed free at port + 10000). A bus port lost to another process fails the launch with
+   * the same "Address already in use" line, so one retry loop covers both ports. Values following
+   * --requirepass and --masterauth are masked in the command shown in failure messages.
    */
 
   static final String HOST = ServerProcess.HOST;
@@ -38,6 +43,23 @@ final class RedisLauncher {
   private static final int BIND_ATTEMPTS = 5;
   /** The failure of a launch that lost the race for its port; retried on another port. */
   private static final String PORT_TAKEN = "port taken";
+  private static final List<String> SECRET_OPTIONS = List.of("--requirepass", "--masterauth");
+
+  /** Arguments a launch appends to the command line, e.g. the cluster options. */
+  @FunctionalInterface
+  interface ExtraArgs {
+    /** None: a plain standalone server. */
+    ExtraArgs NONE = (dir, sparePort) -> List.of();
+
+    /**
+     * The arguments for one launch; called again, with a new directory and port, on each retry.
+     *
+     * @param dir the launch's private directory, deleted when the server stops
+     * @param sparePort a second port that was free on {@link #HOST} a moment ago, distinct from
+     *     the client port
+     */
+    List<String> forLaunch(Path dir, int sparePort);
+  }
 
   private RedisLauncher() {}
 
@@ -49,10 +71,22 @@ final class RedisLauncher {
    *     within {@link #STARTUP_TIMEOUT}; the message carries the tail of the server's output
    */
   static RedisServer start(String password) {
+    return start(password, ExtraArgs.NONE);
+  }
+
+  /**
+   * Starts a server with {@code extraArgs} appended to its command line and returns once it
+   * answers PING. A launch that loses the race for either port is retried, as by
+   * {@link #start(String)}.
+   *
+   * @param password the {@code requirepass} value, or null for none
+   * @throws IllegalStateException as for {@link #start(String)}
+   */
+  static RedisServer start(String password, ExtraArgs extraArgs) {
     Path binary = BINARY.locate();
     String lastOutput = "";
     for (int attempt = 1; attempt <= BIND_ATTEMPTS; attempt++) {
-      Launch launch = launch(binary, password);
+      Launch launch = launch(binary, password, extraArgs);
       Optional<String> failure = launch.awaitReady(password);
       if (failure.isEmpty()) {
         return new RedisServer(launch.port, password, launch.process, launch.dir, launch.hook);
@@ -67,20 +101,20 @@ final class RedisLauncher {
         + BIND_ATTEMPTS + " attempts; last output:\n" + lastOutput);
   }
 
-  private static Launch launch(Path binary, String password) {
+  private static Launch launch(Path binary, String password, ExtraArgs extraArgs) {
     Path dir = null;
     try {
-      int port = ServerProcess.freePorts(1)[0];
+      int[] ports = ServerProcess.freePorts(2);
+      int port = ports[0];
       dir = Files.createTempDirectory("windowpane-redis-");
       List<String> command = new ArrayList<>(List.of(binary.toString(),
           "--port", Integer.toString(port), "--bind", HOST, "--save", "", "--appendonly", "no",
           "--daemonize", "no", "--dir", dir.toString()));
-      String shown = command.stream().map(arg -> arg.isEmpty() ? "\"\"" : arg)
-          .collect(Collectors.joining(" "));
       if (password != null) {
         command.addAll(List.of("--requirepass", password));
-        shown += " --requirepass ****";
       }
+      command.addAll(extraArgs.forLaunch(dir, ports[1]));
+      String shown = shown(command);
       Process process = new ProcessBuilder(command).directory(dir.toFile())
           .redirectErrorStream(true).redirectOutput(dir.resolve("redis.log").toFile()).start();
       Thread hook =
@@ -90,6 +124,17 @@ final class RedisLauncher {
       ServerProcess.deleteRecursively(dir);
       throw new IllegalStateException("cannot start " + binary + ": " + e.getMessage(), e);
     }
+  }
+
+  /** The command as failure messages show it: empty arguments quoted, secrets masked. */
+  static String shown(List<String> command) {
+    List<String> shown = new ArrayList<>(command.size());
+    for (int i = 0; i < command.size(); i++) {
+      String arg = command.get(i);
+      boolean secret = i > 0 && SECRET_OPTIONS.contains(command.get(i - 1));
+      shown.add(secret ? "****" : arg.isEmpty() ? "\"\"" : arg);
+    }
+    return String.join(" ", shown);
   }
 
   /** One started, not yet ready process. */

@@ -1,11 +1,13 @@
 package io.windowpane.testkit.redis;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -46,6 +48,14 @@ class RedisLauncherTest {
         .isInstanceOf(IllegalStateException.class)
         .hasMessageContaining("could not bind a free port on 127.0.0.1 in 5 attempts")
         .hasMessageContaining("Address already in use");
+  }
+
+  @Test
+  void shown_masksPasswordsAndQuotesEmptyArguments() {
+    assertThat(RedisLauncher.shown(List.of("redis-server", "--save", "", "--requirepass", "pw1",
+        "--cluster-enabled", "yes", "--masterauth", "pw2")))
+        .isEqualTo("redis-server --save \"\" --requirepass **** --cluster-enabled yes"
+            + " --masterauth ****");
   }
 
   private void useFakeBinary(String script) throws IOException {
