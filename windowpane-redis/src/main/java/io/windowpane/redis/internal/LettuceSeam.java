@@ -46,6 +46,9 @@ import java.util.function.Supplier;
  */
 public final class LettuceSeam implements RedisSeam {
 
+  private static final int TRY_AGAIN_ATTEMPTS = 40;
+  private static final long TRY_AGAIN_PAUSE_MILLIS = 5;
+
   private final AbstractRedisClient client;
   private final StatefulConnection<String, String> connection;
   private final RedisClusterAsyncCommands<String, String> async;
@@ -173,6 +176,36 @@ public final class LettuceSeam implements RedisSeam {
   }
 
   private <T> CompletableFuture<T> call(String function, ScriptOutputType type, String[] keys,
+      String[] args) {
+    return attempt(function, type, keys, args, 1);
+  }
+
+  /**
+   * One call, repeated after TRYAGAIN: a cluster slot being migrated while some keys of one
+   * logical key have moved and others not yet (the call was not run; Lettuce follows MOVED and
+   * ASK itself, but not TRYAGAIN).
+   */
+  private <T> CompletableFuture<T> attempt(String function, ScriptOutputType type, String[] keys,
+      String[] args, int attempt) {
+    CompletableFuture<T> once = once(function, type, keys, args);
+    if (attempt >= TRY_AGAIN_ATTEMPTS) {
+      return once;
+    }
+    return once.handle((value, error) -> {
+      if (error == null) {
+        return CompletableFuture.completedFuture(value);
+      }
+      Throwable cause = RedisFailures.unwrap(error);
+      if (RedisFailures.isTryAgain(cause)) {
+        return CompletableFuture.supplyAsync(() -> (Void) null, CompletableFuture.delayedExecutor(
+            TRY_AGAIN_PAUSE_MILLIS, TimeUnit.MILLISECONDS))
+            .thenCompose(v -> this.<T>attempt(function, type, keys, args, attempt + 1));
+      }
+      return CompletableFuture.<T>failedFuture(cause);
+    }).thenCompose(f -> f);
+  }
+
+  private <T> CompletableFuture<T> once(String function, ScriptOutputType type, String[] keys,
       String[] args) {
     if (functions) {
       CompletableFuture<T> first = async.<T>fcall(function, type, keys, args).toCompletableFuture();

@@ -22,6 +22,11 @@ final class RedisFailures {
         && String.valueOf(e.getMessage()).contains("Function not found");
   }
 
+  static boolean isTryAgain(Throwable e) {
+    return e instanceof RedisCommandExecutionException
+        && String.valueOf(e.getMessage()).startsWith("TRYAGAIN");
+  }
+
   static boolean isNoScript(Throwable e) {
     return e instanceof RedisCommandExecutionException
         && String.valueOf(e.getMessage()).startsWith("NOSCRIPT");
