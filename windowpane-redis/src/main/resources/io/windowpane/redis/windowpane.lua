@@ -11,9 +11,9 @@
   Design note. Every operation is one call of one function: it reads the window's state, decides
   and writes in one atomic step, so there is no lock and no lost update. Time is the server's
   (TIME) unless the caller passes its own in ARGV[1]. Numbers are Lua doubles: integers are exact
-  up to 2^53, so times must stay within +-2^52 ms and counts below 2^53. Every number written to
-  Redis goes through fmt (string.format %d): Lua's own number-to-string conversion keeps only 14
-  significant digits.
+  up to 2^53, so times must stay within +-2^52 ms and counts below 2^53. Numbers go to redis.call
+  as Lua numbers: Redis writes integers below 10^17 in plain digits (%.17g on Redis 6, fpconv on
+  7), never through Lua's own 14-digit tostring.
 
   Layouts, all keys of one logical key sharing the caller's hash tag:
     panes     one hash: v (format), e (logical expiry, ms), h (newest pane), c (sum of live
@@ -72,7 +72,7 @@ local function now_ms(arg)
 end
 
 local function pexpire(key, ttl)
-  redis.call('PEXPIRE', key, fmt(ttl + grace))
+  redis.call('PEXPIRE', key, ttl + grace)
 end
 
 -- floor(a / b) for b > 0, exact for |a| < 2^52
@@ -148,10 +148,11 @@ Panes.__index = Panes
 function Panes.load(key, now, w, p)
   local r = w / p
   local cur = floordiv(now, r)
-  local slot = fmt(cur - floordiv(cur, p) * p)
+  local slot = cur - floordiv(cur, p) * p
   local f = redis.call('HMGET', key, 'v', 'e', 'h', 'c', slot)
   checkFormat(f[1], key)
-  local s = setmetatable({key = key, now = now, r = r, p = p, cur = cur}, Panes)
+  local s = setmetatable({key = key, now = now, r = r, p = p, cur = cur, c = 0, current = 0,
+    e = false, fresh = false}, Panes)
   if not f[1] then
     s.fresh, s.c, s.current = true, 0, 0
     return s
@@ -167,14 +168,14 @@ function Panes.load(key, now, w, p)
   if cur < h then
     -- the caller's clock lags behind the newest pane: act at the newest pane (stricter)
     s.cur = h
-    s.current = tonumber(redis.call('HGET', key, fmt(h - floordiv(h, p) * p))) or 0
+    s.current = tonumber(redis.call('HGET', key, h - floordiv(h, p) * p)) or 0
   elseif cur == h then
     s.current = tonumber(f[5]) or 0
   else
     -- panes (h - p, cur - p] leave the window now: take them out of c and remove them
     local fields = {}
     for q = h - p + 1, cur - p do
-      fields[#fields + 1] = fmt(q - floordiv(q, p) * p)
+      fields[#fields + 1] = q - floordiv(q, p) * p
     end
     if #fields > 0 then
       local values = redis.call('HMGET', key, unpack(fields))
@@ -183,7 +184,7 @@ function Panes.load(key, now, w, p)
       end
       redis.call('HDEL', key, unpack(fields))
     end
-    redis.call('HSET', key, 'h', fmt(cur), 'c', fmt(c))
+    redis.call('HSET', key, 'h', cur, 'c', c)
     s.current = 0
   end
   s.c = c
@@ -201,19 +202,14 @@ end
 function Panes:record(n)
   local cur, p, r = self.cur, self.p, self.r
   local expiry = (cur + p + 1) * r -- the last pane written leaves at (cur + p) * r
-  local args = {'HSET', self.key, fmt(cur - floordiv(cur, p) * p), fmt(self.current + n),
-    'c', fmt(self.c + n), 'h', fmt(cur)}
-  if self.fresh then
-    args[#args + 1] = 'v'
-    args[#args + 1] = FORMAT
-  end
-  if self.e ~= expiry then
-    args[#args + 1] = 'e'
-    args[#args + 1] = fmt(expiry)
-  end
-  redis.call(unpack(args))
-  if self.e ~= expiry then
+  local slot = cur - floordiv(cur, p) * p
+  if self.e == expiry then
+    redis.call('HSET', self.key, slot, self.current + n, 'c', self.c + n, 'h', cur)
+  else -- the first write in this pane (or ever): the expiry moves on
+    redis.call('HSET', self.key, slot, self.current + n, 'c', self.c + n, 'h', cur, 'e', expiry,
+      'v', FORMAT)
     pexpire(self.key, expiry - self.now)
+    self.e = expiry
   end
   self.c = self.c + n
   self.current = self.current + n
@@ -230,7 +226,7 @@ function Panes:retryAfter(n, limit)
   local untilPane = cur * r - self.now -- <= 0 unless the caller lags
   local fields = {}
   for q = cur - p + 1, cur do
-    fields[#fields + 1] = fmt(q - floordiv(q, p) * p)
+    fields[#fields + 1] = q - floordiv(q, p) * p
   end
   local values = self.fresh and {} or redis.call('HMGET', self.key, unpack(fields))
   local dropped = 0
@@ -252,7 +248,8 @@ function Weighted.load(key, now, w)
   local k = floordiv(now, w)
   local f = redis.call('HMGET', key, 'v', 'e', 'w', 'a', 'b')
   checkFormat(f[1], key)
-  local s = setmetatable({key = key, now = now, w = w, k = k, a = 0, b = 0}, Weighted)
+  local s = setmetatable({key = key, now = now, w = w, k = k, a = 0, b = 0, e = false,
+    fresh = false}, Weighted)
   if not f[1] or tonumber(f[2]) <= now then
     if f[1] then
       redis.call('DEL', key)
@@ -294,18 +291,12 @@ end
 function Weighted:record(n)
   local expiry = (self.k + 2) * self.w
   self.a = self.a + n
-  local args = {'HSET', self.key, 'w', fmt(self.k), 'a', fmt(self.a), 'b', fmt(self.b)}
-  if self.fresh then
-    args[#args + 1] = 'v'
-    args[#args + 1] = FORMAT
-  end
-  if self.e ~= expiry then
-    args[#args + 1] = 'e'
-    args[#args + 1] = fmt(expiry)
-  end
-  redis.call(unpack(args))
-  if self.e ~= expiry then
+  if self.e == expiry then
+    redis.call('HSET', self.key, 'w', self.k, 'a', self.a, 'b', self.b)
+  else -- the first write in this fixed window (or ever): the expiry moves on
+    redis.call('HSET', self.key, 'w', self.k, 'a', self.a, 'b', self.b, 'e', expiry, 'v', FORMAT)
     pexpire(self.key, expiry - self.now)
+    self.e = expiry
   end
   return self:count()
 end
@@ -351,7 +342,8 @@ end
 function Log.load(key, meta, now, w)
   local f = redis.call('HMGET', meta, 'v', 'e', 's', 'c', 'o')
   checkFormat(f[1], meta)
-  local s = setmetatable({key = key, meta = meta, now = now, w = w}, Log)
+  local s = setmetatable({key = key, meta = meta, now = now, w = w, seq = 0, c = 0, e = false,
+    o = false, fresh = false}, Log)
   if not f[1] or tonumber(f[2]) <= now then
     if f[1] then
       redis.call('DEL', key, meta)
@@ -362,15 +354,15 @@ function Log.load(key, meta, now, w)
   s.e, s.seq, s.c, s.o = tonumber(f[2]), tonumber(f[3]), tonumber(f[4]), tonumber(f[5])
   local cutoff = now - w -- entries at or before it have left (t - w, t]
   if s.o and s.o <= cutoff then
-    local gone = redis.call('ZRANGEBYSCORE', key, '-inf', fmt(cutoff))
+    local gone = redis.call('ZRANGEBYSCORE', key, '-inf', cutoff)
     for i = 1, #gone do
       s.c = s.c - entryCount(gone[i])
     end
-    redis.call('ZREMRANGEBYSCORE', key, '-inf', fmt(cutoff))
+    redis.call('ZREMRANGEBYSCORE', key, '-inf', cutoff)
     local oldest = redis.call('ZRANGE', key, 0, 0, 'WITHSCORES')
     s.o = tonumber(oldest[2])
     if s.o then
-      redis.call('HSET', meta, 'c', fmt(s.c), 'o', fmt(s.o))
+      redis.call('HSET', meta, 'c', s.c, 'o', s.o)
     else
       redis.call('HSET', meta, 'c', '0')
       redis.call('HDEL', meta, 'o')
@@ -388,24 +380,20 @@ function Log:countWith(n)
 end
 
 function Log:record(n)
+  local now = self.now
   self.seq = self.seq + 1
   self.c = self.c + n
-  redis.call('ZADD', self.key, fmt(self.now), fmt(self.seq) .. ':' .. fmt(n))
-  local expiry = math.max(self.e or self.now, self.now + self.w + 1)
-  local args = {'HSET', self.meta, 's', fmt(self.seq), 'c', fmt(self.c), 'e', fmt(expiry)}
-  if self.fresh then
-    args[#args + 1] = 'v'
-    args[#args + 1] = FORMAT
+  redis.call('ZADD', self.key, now, fmt(self.seq) .. ':' .. fmt(n))
+  local expiry = math.max(self.e or now, now + self.w + 1)
+  if not self.o or now < self.o then -- the first entry (or an earlier one): also the format
+    self.o = now
+    redis.call('HSET', self.meta, 's', self.seq, 'c', self.c, 'e', expiry, 'o', now, 'v', FORMAT)
+  else
+    redis.call('HSET', self.meta, 's', self.seq, 'c', self.c, 'e', expiry)
   end
-  if not self.o or self.now < self.o then
-    self.o = self.now
-    args[#args + 1] = 'o'
-    args[#args + 1] = fmt(self.now)
-  end
-  redis.call(unpack(args))
   if self.e ~= expiry then
-    pexpire(self.key, expiry - self.now)
-    pexpire(self.meta, expiry - self.now)
+    pexpire(self.key, expiry - now)
+    pexpire(self.meta, expiry - now)
     self.e = expiry
   end
   return self.c
