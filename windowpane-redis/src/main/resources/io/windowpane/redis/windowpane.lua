@@ -152,7 +152,7 @@ function Panes.load(key, now, w, p)
   local f = redis.call('HMGET', key, 'v', 'e', 'h', 'c', slot)
   checkFormat(f[1], key)
   local s = setmetatable({key = key, now = now, r = r, p = p, cur = cur, c = 0, current = 0,
-    e = false, fresh = false}, Panes)
+    e = false, fresh = false, dirty = false, stale = false}, Panes)
   if not f[1] then
     s.fresh, s.c, s.current = true, 0, 0
     return s
@@ -172,9 +172,12 @@ function Panes.load(key, now, w, p)
   elseif cur == h then
     s.current = tonumber(f[5]) or 0
   else
-    -- panes (h - p, cur - p] leave the window now: take them out of c and remove them
+    -- panes (h - p, cur - p] leave the window now. The newest of them, cur - p, sits in cur's
+    -- slot, read above; the write of this call reuses that slot. Older ones are read and deleted.
+    c = c - (tonumber(f[5]) or 0)
+    s.stale = f[5] and true or false
     local fields = {}
-    for q = h - p + 1, cur - p do
+    for q = h - p + 1, cur - p - 1 do
       fields[#fields + 1] = q - floordiv(q, p) * p
     end
     if #fields > 0 then
@@ -184,7 +187,7 @@ function Panes.load(key, now, w, p)
       end
       redis.call('HDEL', key, unpack(fields))
     end
-    redis.call('HSET', key, 'h', cur, 'c', c)
+    s.dirty = true -- h, c and cur's slot are written by record or flush
     s.current = 0
   end
   s.c = c
@@ -213,7 +216,21 @@ function Panes:record(n)
   end
   self.c = self.c + n
   self.current = self.current + n
+  self.dirty = false
   return self.c
+end
+
+-- writes what load changed when nothing was recorded: the new head and sum, cur's slot reset
+function Panes:flush()
+  if self.dirty then
+    local slot = self.cur - floordiv(self.cur, self.p) * self.p
+    if self.stale then
+      redis.call('HSET', self.key, 'h', self.cur, 'c', self.c, slot, 0)
+    else
+      redis.call('HSET', self.key, 'h', self.cur, 'c', self.c)
+    end
+    self.dirty = false
+  end
 end
 
 -- smallest d >= 0 after which count + n <= limit (the oldest panes leave first)
@@ -229,6 +246,7 @@ function Panes:retryAfter(n, limit)
     fields[#fields + 1] = q - floordiv(q, p) * p
   end
   local values = self.fresh and {} or redis.call('HMGET', self.key, unpack(fields))
+  values[p] = self.current -- cur's slot may still hold the pane that just left
   local dropped = 0
   for k = 1, p do
     dropped = dropped + (tonumber(values[k]) or 0)
@@ -301,6 +319,9 @@ function Weighted:record(n)
   return self:count()
 end
 
+function Weighted:flush()
+end
+
 function Weighted:retryAfter(n, limit)
   local w, current, previous = self.w, self.a, self.b
   local untilPane = self.k * w - self.now
@@ -343,7 +364,7 @@ function Log.load(key, meta, now, w)
   local f = redis.call('HMGET', meta, 'v', 'e', 's', 'c', 'o')
   checkFormat(f[1], meta)
   local s = setmetatable({key = key, meta = meta, now = now, w = w, seq = 0, c = 0, e = false,
-    o = false, fresh = false}, Log)
+    o = false, fresh = false, dirty = false}, Log)
   if not f[1] or tonumber(f[2]) <= now then
     if f[1] then
       redis.call('DEL', key, meta)
@@ -351,7 +372,8 @@ function Log.load(key, meta, now, w)
     s.fresh, s.seq, s.c = true, 0, 0
     return s
   end
-  s.e, s.seq, s.c, s.o = tonumber(f[2]), tonumber(f[3]), tonumber(f[4]), tonumber(f[5])
+  s.e, s.seq, s.c = tonumber(f[2]), tonumber(f[3]), tonumber(f[4])
+  s.o = tonumber(f[5]) or false
   local cutoff = now - w -- entries at or before it have left (t - w, t]
   if s.o and s.o <= cutoff then
     local gone = redis.call('ZRANGEBYSCORE', key, '-inf', cutoff)
@@ -360,13 +382,8 @@ function Log.load(key, meta, now, w)
     end
     redis.call('ZREMRANGEBYSCORE', key, '-inf', cutoff)
     local oldest = redis.call('ZRANGE', key, 0, 0, 'WITHSCORES')
-    s.o = tonumber(oldest[2])
-    if s.o then
-      redis.call('HSET', meta, 'c', s.c, 'o', s.o)
-    else
-      redis.call('HSET', meta, 'c', '0')
-      redis.call('HDEL', meta, 'o')
-    end
+    s.o = tonumber(oldest[2]) or false
+    s.dirty = true -- c and o are written by record or flush
   end
   return s
 end
@@ -385,18 +402,30 @@ function Log:record(n)
   self.c = self.c + n
   redis.call('ZADD', self.key, now, fmt(self.seq) .. ':' .. fmt(n))
   local expiry = math.max(self.e or now, now + self.w + 1)
-  if not self.o or now < self.o then -- the first entry (or an earlier one): also the format
+  if not self.o or now < self.o then
     self.o = now
-    redis.call('HSET', self.meta, 's', self.seq, 'c', self.c, 'e', expiry, 'o', now, 'v', FORMAT)
-  else
-    redis.call('HSET', self.meta, 's', self.seq, 'c', self.c, 'e', expiry)
   end
+  redis.call('HSET', self.meta, 's', self.seq, 'c', self.c, 'e', expiry, 'o', self.o, 'v', FORMAT)
+  self.dirty = false
   if self.e ~= expiry then
     pexpire(self.key, expiry - now)
     pexpire(self.meta, expiry - now)
     self.e = expiry
   end
   return self.c
+end
+
+-- writes what load changed when nothing was recorded
+function Log:flush()
+  if self.dirty then
+    if self.o then
+      redis.call('HSET', self.meta, 'c', self.c, 'o', self.o)
+    else
+      redis.call('HSET', self.meta, 'c', 0)
+      redis.call('HDEL', self.meta, 'o')
+    end
+    self.dirty = false
+  end
 end
 
 -- the time at which the oldest entries holding enough permits have left the window
@@ -480,6 +509,7 @@ EXPORTS.wp_count = function(keys, args)
   local now = now_ms(args[1])
   checkKeys(keys, keyCount(args[2]))
   local win = window(keys, 1, args, 2, now)
+  win:flush()
   return win:count()
 end
 
@@ -520,6 +550,7 @@ EXPORTS.wp_acquire = function(keys, args)
     if d > wait then
       wait, by = d, j
     end
+    windows[j]:flush()
   end
   return {0, remaining, by, wait}
 end
