@@ -1,0 +1,53 @@
+package io.windowpane.bench.redis;
+
+import java.util.Arrays;
+import java.util.Locale;
+import java.util.function.Function;
+
+/** The contenders of the Redis load generator, in the order they run and are reported. */
+enum ContenderKind {
+
+  /** Plain {@code INCR}: the ceiling, decides nothing. */
+  INCR("incr", IncrContender::new),
+  /** A sorted-set sliding log in one Lua script ({@code EVALSHA}). */
+  ZSET_LUA("zset-lua", ZsetLuaContender::new),
+  /** The articles' lock-guarded sorted set (client-side commands under a {@code SET NX} lock). */
+  LOCK_ZSET("lock-zset", LockZsetContender::new),
+  /** Bucket4j's Lettuce proxy manager, greedy token bucket. */
+  BUCKET4J("bucket4j", Bucket4jContender::new),
+  /** Redisson's {@code RRateLimiter}, {@code OVERALL}. */
+  REDISSON("redisson", RedissonContender::new),
+  /** windowpane's Redis engine, {@code SLIDING_PANES}. */
+  WINDOWPANE_PANES("windowpane-panes", s -> new WindowpaneContender(s, "panes")),
+  /** windowpane's Redis engine, {@code SLIDING_WEIGHTED}. */
+  WINDOWPANE_WEIGHTED("windowpane-weighted", s -> new WindowpaneContender(s, "weighted")),
+  /** windowpane's Redis engine, {@code SLIDING_LOG}. */
+  WINDOWPANE_LOG("windowpane-log", s -> new WindowpaneContender(s, "log"));
+
+  private final String label;
+  private final Function<Settings, Contender> factory;
+
+  ContenderKind(String label, Function<Settings, Contender> factory) {
+    this.label = label;
+    this.factory = factory;
+  }
+
+  /** The name used on the command line and in reports. */
+  String label() {
+    return label;
+  }
+
+  /** A new contender on its own client. */
+  Contender create(Settings settings) {
+    return factory.apply(settings);
+  }
+
+  /** The kind labelled {@code label}. */
+  static ContenderKind of(String label) {
+    return Arrays.stream(values())
+        .filter(k -> k.label.equals(label.toLowerCase(Locale.ROOT)))
+        .findFirst()
+        .orElseThrow(() -> new IllegalArgumentException("contender: expected one of "
+            + Arrays.stream(values()).map(ContenderKind::label).toList() + ", got '" + label + "'"));
+  }
+}

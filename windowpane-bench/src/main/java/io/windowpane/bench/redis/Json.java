@@ -1,0 +1,85 @@
+package io.windowpane.bench.redis;
+
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Writes maps, lists, strings, numbers, booleans and {@code null} as JSON; enough for the result
+ * files, without a JSON library on the benchmark's classpath.
+ */
+final class Json {
+
+  private Json() {}
+
+  static String write(Object value) {
+    StringBuilder out = new StringBuilder();
+    write(value, out, "");
+    return out.append('\n').toString();
+  }
+
+  private static void write(Object value, StringBuilder out, String indent) {
+    if (value instanceof Optional<?> optional) {
+      write(optional.orElse(null), out, indent);
+    } else if (value == null) {
+      out.append("null");
+    } else if (value instanceof Map<?, ?> map) {
+      if (map.isEmpty()) {
+        out.append("{}");
+        return;
+      }
+      out.append("{\n");
+      String inner = indent + "  ";
+      int i = 0;
+      for (Map.Entry<?, ?> e : map.entrySet()) {
+        out.append(inner);
+        string(String.valueOf(e.getKey()), out);
+        out.append(": ");
+        write(e.getValue(), out, inner);
+        out.append(++i < map.size() ? ",\n" : "\n");
+      }
+      out.append(indent).append('}');
+    } else if (value instanceof List<?> list) {
+      if (list.isEmpty()) {
+        out.append("[]");
+        return;
+      }
+      out.append("[\n");
+      String inner = indent + "  ";
+      for (int i = 0; i < list.size(); i++) {
+        out.append(inner);
+        write(list.get(i), out, inner);
+        out.append(i + 1 < list.size() ? ",\n" : "\n");
+      }
+      out.append(indent).append(']');
+    } else if (value instanceof Double d) {
+      out.append(d.isNaN() || d.isInfinite() ? "null" : d.toString());
+    } else if (value instanceof Number || value instanceof Boolean) {
+      out.append(value);
+    } else {
+      string(value.toString(), out);
+    }
+  }
+
+  private static void string(String s, StringBuilder out) {
+    out.append('"');
+    for (int i = 0; i < s.length(); i++) {
+      char c = s.charAt(i);
+      switch (c) {
+        case '"' -> out.append("\\\"");
+        case '\\' -> out.append("\\\\");
+        case '\n' -> out.append("\\n");
+        case '\r' -> out.append("\\r");
+        case '\t' -> out.append("\\t");
+        default -> {
+          if (c < 0x20) {
+            out.append(String.format("\\u%04x", (int) c));
+          } else {
+            out.append(c);
+          }
+        }
+      }
+    }
+    out.append('"');
+  }
+}

@@ -1,0 +1,55 @@
+package io.windowpane.bench.redis;
+
+import io.windowpane.Limit;
+import io.windowpane.RateLimiter;
+import io.windowpane.WindowSpec;
+import io.windowpane.Windowpane;
+import io.windowpane.redis.RedisEngine;
+import java.time.Duration;
+
+/**
+ * windowpane's Redis engine, one layout per instance: {@code RateLimiter.tryConsume(key, 1)}, one
+ * round trip to one server-side function ({@code FCALL} where the server has Functions, else
+ * {@code EVALSHA}), server time, the engine's defaults otherwise (one multiplexed connection)
+ * except the command timeout, 2 s as for the peers. The limiter's name (a namespace of its
+ * own per contender and scenario) keeps its keys apart from every other run's.
+ */
+final class WindowpaneContender implements Contender {
+
+  private final Windowpane windowpane;
+  private final RateLimiter limiter;
+  private String[] keys;
+
+  WindowpaneContender(Settings settings, String layout) {
+    Duration window = Duration.ofMillis(settings.windowMillis());
+    WindowSpec spec = switch (layout) {
+      case "panes" -> WindowSpec.panes(window, settings.panes());
+      case "weighted" -> WindowSpec.weighted(window);
+      case "log" -> WindowSpec.log(window);
+      default -> throw new IllegalArgumentException("layout: expected panes, weighted or log, got " + layout);
+    };
+    RedisEngine engine = RedisEngine.builder()
+        .uri(settings.redisUri())
+        .timeout(LettuceClients.COMMAND_TIMEOUT) // as every Lettuce-based peer here
+        .build();
+    this.windowpane = Windowpane.using(engine);
+    String namespace = settings.namespace();
+    String name = namespace.substring(0, namespace.length() - 1); // without the trailing ':'
+    this.limiter = windowpane.limiter(name, Limit.of(settings.limit(), spec));
+  }
+
+  @Override
+  public void prepare(String[] keys) {
+    this.keys = keys.clone();
+  }
+
+  @Override
+  public Outcome decide(int keyIndex) {
+    return limiter.tryConsume(keys[keyIndex], 1) ? Outcome.ALLOWED : Outcome.DENIED;
+  }
+
+  @Override
+  public void close() {
+    windowpane.close();
+  }
+}
