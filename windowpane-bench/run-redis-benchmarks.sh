@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
-# Builds windowpane-bench and runs the Redis load generator.
+# Builds windowpane-bench and runs the Redis load generator (and, with --memory, the memory study).
 #
 # Usage, from the repository root:
 #
 #     windowpane-bench/run-redis-benchmarks.sh [RedisLoadBenchmark options]
+#     windowpane-bench/run-redis-benchmarks.sh --memory [MemoryStudy options]
 #
 # e.g. the full run (8 contenders x 2 scenarios x (3 s warmup + 10 s), about 4 minutes on 2 cores):
 #
@@ -31,6 +32,11 @@ fi
 
 MAIN=io.windowpane.bench.redis.RedisLoadBenchmark
 PREFIX=redis-load
+if [[ "${1:-}" == "--memory" ]]; then
+  shift
+  MAIN=io.windowpane.bench.redis.MemoryStudy
+  PREFIX=redis-memory
+fi
 
 args=("$@")
 out=""
