@@ -19,7 +19,8 @@ import java.util.Optional;
  * <p>What is measured: N caller threads (default 16) each call "decide for this key" in a closed
  * loop with blocking calls, for a warmup (default 3 s) and then a measured interval (default
  * 10 s), per contender and per scenario; each contender has a fresh client of its own and a fresh
- * key namespace, and is closed before the next starts. Scenarios: one hot key shared by every
+ * key namespace, and is closed, and its keys deleted, before the next starts (so no contender's
+ * measurement pays for freeing another's sorted sets). Scenarios: one hot key shared by every
  * thread, and 10,000 keys drawn uniformly at random from precomputed per-thread sequences. The
  * limit (default 1,000,000 per 1 s window, per key) is high enough that the hot key is mostly
  * allowed; the allowed/denied counts say what work was done. After each contender the server's
@@ -157,6 +158,8 @@ public final class RedisLoadBenchmark {
           options.duration(), stats);
     } finally {
       contender.close();
+      // Its keys go now, not by expiry (or a background free) during the next measurement.
+      stats.ifPresent(s -> s.deleteMatching("*" + settings.namespace() + "*"));
     }
   }
 

@@ -3,14 +3,16 @@ package io.windowpane.bench.redis;
 import io.windowpane.testkit.redis.RespClient;
 import java.net.URI;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
 /**
  * The server's own view of a measurement, read over a side connection of its own (the testkit's
  * {@link RespClient}, so no contender's client is involved): {@code CONFIG RESETSTAT} before,
- * {@code INFO commandstats} and {@code INFO cpu} after. The side connection's own commands
+ * {@code INFO commandstats} and {@code INFO cpu} after, and the clean-up of a contender's keys. The side connection's own commands
  * ({@code CONFIG}, {@code INFO}) are left out of the figures.
  *
  * <p>Plain {@code redis://} only; for {@code rediss://} {@link #connect} returns empty and the
@@ -120,6 +122,28 @@ final class ServerStats implements AutoCloseable {
       }
     }
     return values;
+  }
+
+  /**
+   * Deletes every key matching the glob {@code pattern} ({@code SCAN MATCH}, then {@code DEL} in
+   * batches: freed now, between contenders, not by a background thread or by expiry during the
+   * next contender's measurement). Returns how many were deleted.
+   */
+  long deleteMatching(String pattern) {
+    long deleted = 0;
+    String cursor = "0";
+    do {
+      List<?> reply = (List<?>) client.command("SCAN", cursor, "MATCH", pattern, "COUNT", "1000");
+      cursor = (String) reply.get(0);
+      List<?> keys = (List<?>) reply.get(1);
+      if (!keys.isEmpty()) {
+        List<String> del = new ArrayList<>(keys.size() + 1);
+        del.add("DEL");
+        keys.forEach(k -> del.add((String) k));
+        deleted += (Long) client.command(del.toArray(new String[0]));
+      }
+    } while (!cursor.equals("0"));
+    return deleted;
   }
 
   /** The side connection, for other commands ({@code SCAN}, {@code MEMORY USAGE}). */
