@@ -45,7 +45,7 @@ end
 
 local function int(value, what, lo, hi)
   local x = tonumber(value)
-  if x == nil or x ~= math.floor(x) or x < lo or x > hi then
+  if x == nil or x % 1 ~= 0 or x < lo or x > hi then
     fail('WPARGS', what .. ' must be an integer in [' .. fmt(lo) .. ', ' .. fmt(hi) .. '], was '
       .. tostring(value))
   end
@@ -145,11 +145,12 @@ end
 local Panes = {}
 Panes.__index = Panes
 
-function Panes.load(key, now, w, p)
+-- f: the reply of HMGET key v e h c <cur's slot>, if the caller already has it
+function Panes.load(key, now, w, p, f)
   local r = w / p
   local cur = floordiv(now, r)
   local slot = cur - floordiv(cur, p) * p
-  local f = redis.call('HMGET', key, 'v', 'e', 'h', 'c', slot)
+  f = f or redis.call('HMGET', key, 'v', 'e', 'h', 'c', slot)
   checkFormat(f[1], key)
   local s = setmetatable({key = key, now = now, r = r, p = p, cur = cur, c = 0, current = 0,
     e = false, fresh = false, dirty = false, stale = false}, Panes)
@@ -262,9 +263,10 @@ end
 local Weighted = {}
 Weighted.__index = Weighted
 
-function Weighted.load(key, now, w)
+-- f: the reply of HMGET key v e w a b, if the caller already has it
+function Weighted.load(key, now, w, f)
   local k = floordiv(now, w)
-  local f = redis.call('HMGET', key, 'v', 'e', 'w', 'a', 'b')
+  f = f or redis.call('HMGET', key, 'v', 'e', 'w', 'a', 'b')
   checkFormat(f[1], key)
   local s = setmetatable({key = key, now = now, w = w, k = k, a = 0, b = 0, e = false,
     fresh = false}, Weighted)
@@ -486,6 +488,99 @@ local function checkKeys(keys, expected)
   end
 end
 
+-- ---- the hot path of one panes or weighted window --------------------------------------
+--
+-- Most calls find their key live and already at the current pane (weighted: fixed window), so
+-- nothing moves on: one HMGET and one HSET decide, without building window objects. Any other
+-- case runs the general code with the HMGET reply already read. On the hot path the functions
+-- return the count before the call and what hotRecord needs (no closure: nothing to allocate);
+-- otherwise nil and the loaded window.
+
+local function hotPanes(key, now, w, p)
+  local r = w / p
+  local cur = floordiv(now, r)
+  local slot = cur - floordiv(cur, p) * p
+  local f = redis.call('HMGET', key, 'v', 'e', 'h', 'c', slot)
+  -- hot: at the current pane, and its expiry already set by a write in this pane (a read that
+  -- moved the head on writes no expiry)
+  if f[1] == FORMAT and tonumber(f[3]) == cur and tonumber(f[2]) == (cur + p + 1) * r then
+    local c = tonumber(f[4])
+    return c, slot, tonumber(f[5]) or 0
+  end
+  return nil, Panes.load(key, now, w, p, f)
+end
+
+local function hotWeighted(key, now, w)
+  local k = floordiv(now, w)
+  local f = redis.call('HMGET', key, 'v', 'e', 'w', 'a', 'b')
+  if f[1] == FORMAT and tonumber(f[3]) == k and tonumber(f[2]) == (k + 2) * w then
+    local a, b = tonumber(f[4]), tonumber(f[5])
+    local previous = 0
+    if b > 0 then
+      local q, rem = muldiv(b, w - (now - k * w), w)
+      previous = rem > 0 and q + 1 or q
+    end
+    return a + previous, 'a', a
+  end
+  return nil, Weighted.load(key, now, w, f)
+end
+
+-- records n on the hot path; returns the count after. Panes: field = cur's slot (a number),
+-- value = its count, and the sum c (= before) goes along; weighted: field 'a', value = a.
+local function hotRecord(key, before, field, value, n)
+  if field == 'a' then
+    redis.call('HSET', key, 'a', value + n)
+  else
+    redis.call('HSET', key, field, value + n, 'c', before + n)
+  end
+  return before + n
+end
+
+-- one window given by args[i..i+2] with its only key: the hot path where it applies
+local function hot(key, args, i, now)
+  local algorithm = args[i]
+  if algorithm ~= 'p' and algorithm ~= 'w' then
+    return nil
+  end
+  local w = int(args[i + 1], 'window', 1, MAX_WINDOW)
+  local p = int(args[i + 2], 'panes', 1, 4096)
+  if algorithm == 'w' then
+    return hotWeighted(key, now, w)
+  end
+  if w % p ~= 0 then
+    fail('WPARGS', 'panes must divide the window, was ' .. fmt(p) .. ' of ' .. fmt(w))
+  end
+  return hotPanes(key, now, w, p)
+end
+
+-- decides n permits against loaded windows and their limits; records in all or in none
+local function decide(windows, limits, n)
+  local count = #windows
+  local fits = true
+  for j = 1, count do
+    if windows[j]:countWith(n) > limits[j] then
+      fits = false
+    end
+  end
+  local remaining = TWO52
+  if fits then
+    for j = 1, count do
+      remaining = math.min(remaining, math.max(0, limits[j] - windows[j]:record(n)))
+    end
+    return {1, remaining, 0, 0}
+  end
+  local wait, by = -1, 0
+  for j = 1, count do
+    remaining = math.min(remaining, math.max(0, limits[j] - windows[j]:count()))
+    local d = windows[j]:retryAfter(n, limits[j])
+    if d > wait then
+      wait, by = d, j
+    end
+    windows[j]:flush()
+  end
+  return {0, remaining, by, wait}
+end
+
 -- ---- functions -------------------------------------------------------------------------
 
 local EXPORTS = {}
@@ -500,7 +595,11 @@ EXPORTS.wp_add = function(keys, args)
   local now = now_ms(args[1])
   local n = int(args[2], 'n', 1, 2147483647)
   checkKeys(keys, keyCount(args[3]))
-  local win = window(keys, 1, args, 3, now)
+  local before, field, value = hot(keys[1], args, 3, now)
+  if before then
+    return hotRecord(keys[1], before, field, value, n)
+  end
+  local win = field or window(keys, 1, args, 3, now)
   return win:record(n)
 end
 
@@ -525,34 +624,25 @@ EXPORTS.wp_acquire = function(keys, args)
     expected = expected + keyCount(args[4 + j * 4])
   end
   checkKeys(keys, expected)
+  if count == 1 then
+    local before, field, value = hot(keys[1], args, 4, now)
+    local limit = int(args[7], 'limit', 1, TWO52)
+    if before then
+      if before + n <= limit then
+        return {1, limit - hotRecord(keys[1], before, field, value, n), 0, 0}
+      end
+      field = window(keys, 1, args, 4, now) -- denied: the general code says by how long
+    end
+    return decide({field or window(keys, 1, args, 4, now)}, {limit}, n)
+  end
   local windows, limits = {}, {}
   local i, k = 4, 1
-  local fits = true
   for j = 1, count do
     windows[j], i, k = window(keys, k, args, i, now)
     limits[j] = int(args[i], 'limit', 1, TWO52)
     i = i + 1
-    if windows[j]:countWith(n) > limits[j] then
-      fits = false
-    end
   end
-  local remaining = TWO52
-  if fits then
-    for j = 1, count do
-      remaining = math.min(remaining, math.max(0, limits[j] - windows[j]:record(n)))
-    end
-    return {1, remaining, 0, 0}
-  end
-  local wait, by = -1, 0
-  for j = 1, count do
-    remaining = math.min(remaining, math.max(0, limits[j] - windows[j]:count()))
-    local d = windows[j]:retryAfter(n, limits[j])
-    if d > wait then
-      wait, by = d, j
-    end
-    windows[j]:flush()
-  end
-  return {0, remaining, by, wait}
+  return decide(windows, limits, n)
 end
 
 -- FCALL wp_holds <keys> <time|""> <windows> then per window: <algorithm> <window ms> <panes>
