@@ -9,6 +9,8 @@ import io.windowpane.WindowSpec;
 import io.windowpane.Windowpane;
 import io.windowpane.WindowpaneException;
 import io.windowpane.WindowpaneTimeoutException;
+import io.windowpane.testkit.redis.RedisCluster;
+import io.windowpane.testkit.redis.RedisClusterNode;
 import io.windowpane.testkit.redis.RedisServer;
 import io.windowpane.testkit.redis.RespClient;
 import java.time.Duration;
@@ -102,6 +104,27 @@ class FailuresIT {
           .isInstanceOf(WindowpaneException.class);
       assertThatThrownBy(() -> RedisEngine.builder().uri(redis.uri()).build())
           .isInstanceOf(WindowpaneException.class);
+    }
+  }
+
+  @Test
+  void clusterWithPassword_loadsTheLibraryOnEveryPrimaryAndDecides() {
+    try (RedisCluster cluster = RedisCluster.startWithPassword(3, "cl-s3cret")) {
+      assertThatThrownBy(() -> RedisEngine.builder()
+          .cluster(cluster.seedUris().toArray(new String[0])).build())
+          .isInstanceOf(WindowpaneException.class).hasMessageNotContaining("cl-s3cret");
+      try (Windowpane wp = Windowpane.using(RedisEngine.builder()
+          .cluster(cluster.seedUris().toArray(new String[0])).password("cl-s3cret").build())) {
+        RateLimiter limiter = wp.limiter("pw", LIMIT);
+        for (int i = 0; i < 30; i++) { // keys on every node
+          assertThat(limiter.tryAcquire("k" + i, 4).remaining()).isEqualTo(6);
+        }
+        for (RedisClusterNode node : cluster.nodes()) {
+          try (RespClient c = node.client()) {
+            assertThat(c.command("FCALL", "wp_version", "0")).isEqualTo(1L);
+          }
+        }
+      }
     }
   }
 

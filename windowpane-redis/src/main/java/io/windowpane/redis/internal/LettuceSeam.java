@@ -2,6 +2,7 @@ package io.windowpane.redis.internal;
 
 import io.lettuce.core.AbstractRedisClient;
 import io.lettuce.core.ClientOptions;
+import io.lettuce.core.MaintNotificationsConfig;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisCommandExecutionException;
 import io.lettuce.core.RedisURI;
@@ -37,6 +38,9 @@ import java.util.function.Supplier;
  * TimeoutOptions complete exceptionally after the command timeout, and commands issued while the
  * connection is down are rejected at once (DisconnectedBehavior.REJECT_COMMANDS) instead of being
  * buffered, so a dead Redis costs at most the timeout, never a hang.
+ *
+ * Lettuce 7's maintenance notifications (a Redis Cloud feature probed at every handshake) are
+ * switched off: they cost a command per connection and log a line per connection elsewhere.
  *
  * Loading. In FUNCTIONS mode the library is checked on every primary at start (FCALL wp_version)
  * and loaded with FUNCTION LOAD REPLACE where it is absent or older; a newer library is left in
@@ -74,6 +78,7 @@ public final class LettuceSeam implements RedisSeam {
     RedisClient client = RedisClient.create();
     try {
       client.setOptions(ClientOptions.builder()
+          .maintNotificationsConfig(MaintNotificationsConfig.disabled())
           .timeoutOptions(TimeoutOptions.enabled(timeout))
           .socketOptions(SocketOptions.builder().connectTimeout(connectTimeout).build())
           .disconnectedBehavior(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS)
@@ -95,7 +100,9 @@ public final class LettuceSeam implements RedisSeam {
       Duration connectTimeout, ScriptMode mode, FunctionLibrary library) {
     RedisClusterClient client = RedisClusterClient.create(seeds);
     try {
-      client.setOptions(ClusterClientOptions.builder()
+      ClusterClientOptions.Builder options = ClusterClientOptions.builder();
+      options.maintNotificationsConfig(MaintNotificationsConfig.disabled()); // returns the base type
+      client.setOptions(options
           .timeoutOptions(TimeoutOptions.enabled(timeout))
           .socketOptions(SocketOptions.builder().connectTimeout(connectTimeout).build())
           .disconnectedBehavior(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS)
@@ -118,7 +125,12 @@ public final class LettuceSeam implements RedisSeam {
       return new LettuceSeam(client, connection, connection.async(), primaries, library, mode);
     } catch (RuntimeException e) {
       client.shutdown(0, 0, TimeUnit.MILLISECONDS);
-      throw RedisFailures.translate("cannot connect to the Redis Cluster at " + seeds, e);
+      StringBuilder at = new StringBuilder(); // host:port only: never a password
+      for (RedisURI seed : seeds) {
+        at.append(at.length() == 0 ? "" : ", ").append(seed.getHost()).append(':')
+            .append(seed.getPort());
+      }
+      throw RedisFailures.translate("cannot connect to the Redis Cluster at " + at, e);
     }
   }
 
