@@ -458,7 +458,7 @@ local MAX_WINDOW = 366 * 24 * 3600 * 1000
 
 -- Reads one window spec at args[i..i+2] (algorithm, window ms, panes) with its keys from
 -- keys[k..]; returns the loaded window, the next arg index and the next key index.
-local function window(keys, k, args, i, now)
+local function window(keys, k, args, i, now, f)
   local algorithm = args[i]
   local w = int(args[i + 1], 'window', 1, MAX_WINDOW)
   local p = int(args[i + 2], 'panes', 1, 4096)
@@ -466,9 +466,9 @@ local function window(keys, k, args, i, now)
     if w % p ~= 0 then
       fail('WPARGS', 'panes must divide the window, was ' .. fmt(p) .. ' of ' .. fmt(w))
     end
-    return Panes.load(keys[k], now, w, p), i + 3, k + 1
+    return Panes.load(keys[k], now, w, p, f), i + 3, k + 1
   elseif algorithm == 'w' then
-    return Weighted.load(keys[k], now, w), i + 3, k + 1
+    return Weighted.load(keys[k], now, w, f), i + 3, k + 1
   elseif algorithm == 'l' then
     if keys[k + 1] == nil then
       fail('WPARGS', 'a log window takes two keys')
@@ -505,7 +505,7 @@ local function hotPanes(key, now, w, p)
   -- moved the head on writes no expiry)
   if f[1] == FORMAT and tonumber(f[3]) == cur and tonumber(f[2]) == (cur + p + 1) * r then
     local c = tonumber(f[4])
-    return c, slot, tonumber(f[5]) or 0
+    return c, slot, tonumber(f[5]) or 0, f
   end
   return nil, Panes.load(key, now, w, p, f)
 end
@@ -520,7 +520,7 @@ local function hotWeighted(key, now, w)
       local q, rem = muldiv(b, w - (now - k * w), w)
       previous = rem > 0 and q + 1 or q
     end
-    return a + previous, 'a', a
+    return a + previous, 'a', a, f
   end
   return nil, Weighted.load(key, now, w, f)
 end
@@ -536,7 +536,8 @@ local function hotRecord(key, before, field, value, n)
   return before + n
 end
 
--- one window given by args[i..i+2] with its only key: the hot path where it applies
+-- one window given by args[i..i+2] with its only key: the hot path where it applies (then also
+-- the HMGET reply, for the general code should the request be denied)
 local function hot(key, args, i, now)
   local algorithm = args[i]
   if algorithm ~= 'p' and algorithm ~= 'w' then
@@ -624,23 +625,43 @@ EXPORTS.wp_acquire = function(keys, args)
     expected = expected + keyCount(args[4 + j * 4])
   end
   checkKeys(keys, expected)
-  if count == 1 then
-    local before, field, value = hot(keys[1], args, 4, now)
-    local limit = int(args[7], 'limit', 1, TWO52)
-    if before then
-      if before + n <= limit then
-        return {1, limit - hotRecord(keys[1], before, field, value, n), 0, 0}
-      end
-      field = window(keys, 1, args, 4, now) -- denied: the general code says by how long
-    end
-    return decide({field or window(keys, 1, args, 4, now)}, {limit}, n)
-  end
   local windows, limits = {}, {}
-  local i, k = 4, 1
+  if expected > count then -- a log window among them: the general code
+    local i, k = 4, 1
+    for j = 1, count do
+      windows[j], i, k = window(keys, k, args, i, now)
+      limits[j] = int(args[i], 'limit', 1, TWO52)
+      i = i + 1
+    end
+    return decide(windows, limits, n)
+  end
+  -- panes and weighted windows only, one key each: try the hot path on every one
+  local hots, allHot, fits = {}, true, true
   for j = 1, count do
-    windows[j], i, k = window(keys, k, args, i, now)
-    limits[j] = int(args[i], 'limit', 1, TWO52)
-    i = i + 1
+    local i = 4 + (j - 1) * 4
+    limits[j] = int(args[i + 3], 'limit', 1, TWO52)
+    local before, field, value, f = hot(keys[j], args, i, now)
+    if before then
+      hots[j] = {before, field, value, f}
+      fits = fits and before + n <= limits[j]
+    else
+      hots[j] = false
+      windows[j] = field
+      allHot = false
+    end
+  end
+  if allHot and fits then
+    local remaining = TWO52
+    for j = 1, count do
+      local h = hots[j]
+      remaining = math.min(remaining, limits[j] - hotRecord(keys[j], h[1], h[2], h[3], n))
+    end
+    return {1, remaining, 0, 0}
+  end
+  for j = 1, count do
+    if hots[j] then -- the general code, from the HMGET reply already read
+      windows[j] = window(keys, j, args, 4 + (j - 1) * 4, now, hots[j][4])
+    end
   end
   return decide(windows, limits, n)
 end

@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# Server-side cost of each function of the windowpane Redis library: starts a redis-server of its
+# own on a free loopback port, loads the library, drives each call with redis-benchmark (16
+# connections, 100,000 calls each, server time) and prints INFO commandstats' usec_per_call of the
+# FCALL and of the commands it ran inside. Stops its server when done. Needs redis-server and
+# redis-benchmark (Debian: redis-server, redis-tools).
+#
+#     windowpane-bench/redis-function-costs.sh [calls per case, default 100000]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+CALLS="${1:-100000}"
+LIB=windowpane-redis/src/main/resources/io/windowpane/redis/windowpane.lua
+PORT="$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')"
+DIR="$(mktemp -d)"
+redis-server --port "$PORT" --bind 127.0.0.1 --save '' --appendonly no --dir "$DIR" \
+  > "$DIR/redis.log" 2>&1 &
+PID=$!
+trap 'kill "$PID" 2>/dev/null; wait "$PID" 2>/dev/null; rm -rf "$DIR"' EXIT
+for _ in $(seq 50); do
+  redis-cli -p "$PORT" PING >/dev/null 2>&1 && break
+  sleep 0.1
+done
+
+cli() { redis-cli -p "$PORT" "$@"; }
+cli FUNCTION LOAD REPLACE "$(cat "$LIB")" >/dev/null
+echo "redis $(cli INFO server | grep -o 'redis_version:[^[:space:]]*' | cut -d: -f2), $(nproc) cores," \
+  "$CALLS calls per case, 16 connections, library $(git rev-parse --short HEAD 2>/dev/null || echo '?')"
+printf '%-44s %10s %8s  %s\n' case "calls/s" "us/FCALL" "commands inside (calls per FCALL x us)"
+
+run() { # name, then the FCALL arguments
+  local name="$1"
+  shift
+  cli CONFIG RESETSTAT >/dev/null
+  local rps
+  rps="$(redis-benchmark -p "$PORT" -n "$CALLS" -c 16 -q FCALL "$@" 2>&1 | tr '\r' '\n' \
+    | grep -o '[0-9.]* requests per second' | tail -1 | cut -d' ' -f1 || true)"
+  local stats
+  stats="$(cli INFO commandstats)"
+  local fcall
+  fcall="$(echo "$stats" | grep '^cmdstat_fcall:' | sed 's/.*usec_per_call=\([0-9.]*\).*/\1/')"
+  local fcalls
+  fcalls="$(echo "$stats" | grep '^cmdstat_fcall:' | sed 's/^cmdstat_fcall:calls=\([0-9]*\),.*/\1/')"
+  local inner
+  inner="$(echo "$stats" | grep '^cmdstat_' | grep -v -E 'cmdstat_(fcall|config)' \
+    | sed 's/^cmdstat_\([^:]*\):calls=\([0-9]*\),usec=[0-9]*,usec_per_call=\([0-9.]*\).*/\1 \2 \3/' \
+    | awk -v n="$fcalls" '{ printf "%s %.2f x %s  ", $1, $2 / n, $3 }' || true)"
+  printf '%-44s %10s %8s  %s\n' "$name" "$rps" "$fcall" "$inner"
+}
+
+BIG=1000000000
+run "wp_acquire panes 1s/10, allowed" wp_acquire 1 'wp1:r:{f:a}:0:p1000/10' '' 1 1 p 1000 10 "$BIG"
+run "wp_acquire weighted 1s, allowed" wp_acquire 1 'wp1:r:{f:b}:0:w1000' '' 1 1 w 1000 1 "$BIG"
+run "wp_acquire log 1s, allowed" wp_acquire 2 'wp1:r:{f:c}:0:l1000' 'wp1:r:{f:c}:0:l1000:m' '' 1 1 l 1000 1 1000000
+run "wp_acquire panes 1s/10, denied (limit 10)" wp_acquire 1 'wp1:r:{f:d}:0:p1000/10' '' 1 1 p 1000 10 10
+run "wp_acquire panes 1s/10 + 1h/60, allowed" wp_acquire 2 'wp1:r:{f:e}:0:p1000/10' 'wp1:r:{f:e}:1:p3600000/60' '' 1 2 p 1000 10 "$BIG" p 3600000 60 "$BIG"
+run "wp_add panes 1s/10" wp_add 1 'wp1:c:{f:f}:p1000/10' '' 1 p 1000 10
+run "wp_add weighted 1s" wp_add 1 'wp1:c:{f:g}:w1000' '' 1 w 1000 1
+run "wp_add log 1s" wp_add 2 'wp1:c:{f:h}:l1000' 'wp1:c:{f:h}:l1000:m' '' 1 l 1000 1
+run "wp_count panes 1s/10" wp_count 1 'wp1:c:{f:f}:p1000/10' '' p 1000 10
+run "wp_count log 1s" wp_count 2 'wp1:c:{f:h}:l1000' 'wp1:c:{f:h}:l1000:m' '' l 1000 1
+run "wp_version (an empty function: the floor)" wp_version 0
