@@ -28,6 +28,13 @@
   W + r of the last recorded event. Denied requests and reads never extend it. A key whose e has
   passed is treated as absent. Callers passing their own time may add a grace period to the
   physical TTL ("<ms>+<grace>"): answers follow e, memory is returned up to grace ms later.
+
+  Cost. Each redis.call costs about 0.5-0.7 us on top of its command (Redis builds a client call
+  and converts the reply), so the functions keep calls few: a window already at its current pane
+  (the common case) is decided by one HMGET and one HSET after TIME, without building window
+  objects (the "hot path"); a window that moves on writes its head, sum and expiry in that same
+  HSET; PEXPIRE runs once per pane (panes), fixed window (weighted) or millisecond (log).
+  Measured figures: docs/benchmarks.md.
 ]]
 
 local VERSION = 1
