@@ -45,6 +45,9 @@ import java.util.Optional;
  */
 public final class RedisEngine implements Engine {
 
+  /** How often client-time mode measures the offset to the server's clock. */
+  private static final long SKEW_INTERVAL_MILLIS = 10_000;
+
   private final RedisSeam seam;
   private final RedisStores stores;
   private final AutoCloseable skewTask;
@@ -116,7 +119,6 @@ public final class RedisEngine implements Engine {
     private ScriptMode scripts = ScriptMode.AUTO;
     private MillisClock clock;
     private MillisClock skewedLocal;
-    private Duration skewInterval = Duration.ofSeconds(10);
     private Duration expiryGrace = Duration.ofSeconds(1);
 
     private Builder() {}
@@ -305,7 +307,7 @@ public final class RedisEngine implements Engine {
       } else if (skewedLocal != null) {
         skew = new SkewCorrectedClock(skewedLocal, seam);
         skew.measure();
-        task = seam.every(skewInterval.toMillis(), skew::measure);
+        task = seam.every(SKEW_INTERVAL_MILLIS, skew::measure);
         time = TimeArg.of(skew, expiryGrace.toMillis());
       }
       long guard = timeout.toMillis() * 2 + 1_000;

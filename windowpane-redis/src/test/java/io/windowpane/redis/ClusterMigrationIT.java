@@ -43,7 +43,7 @@ class ClusterMigrationIT {
 
   @Test
   void theLibraryIsLoadedOnEveryPrimary() {
-    try (Windowpane wp = ClusterEngines.engine(cluster, ManualClock.at(1_700_000_000_000L))) {
+    try (Windowpane wp = TestEngines.cluster(cluster, ManualClock.at(1_700_000_000_000L))) {
       assertThat(cluster.nodes()).hasSize(3);
       for (RedisClusterNode node : cluster.nodes()) {
         try (RespClient c = node.client()) {
@@ -68,7 +68,7 @@ class ClusterMigrationIT {
   void slotMigrationUnderLoad_losesAndDoublesNothing() throws Exception {
     ManualClock clock = ManualClock.at(1_700_000_000_000L);
     ExecutorService pool = Executors.newFixedThreadPool(THREADS);
-    try (Windowpane wp = ClusterEngines.engine(cluster, clock)) {
+    try (Windowpane wp = TestEngines.cluster(cluster, clock)) {
       WindowCounter counter = wp.counter("mig", WindowSpec.panes(Duration.ofMinutes(1), 60));
       long limit = 6_000;
       RateLimiter limiter = wp.limiter("mig", Quota.of(

@@ -8,17 +8,14 @@ import io.windowpane.RateLimiter;
 import io.windowpane.WindowCounter;
 import io.windowpane.WindowSpec;
 import io.windowpane.Windowpane;
+import io.windowpane.testkit.conformance.Together;
 import io.windowpane.testkit.redis.RedisServer;
 import io.windowpane.testkit.redis.RedisServerExtension;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
-import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -42,25 +39,12 @@ class ExactTotalsIT {
   }
 
   private Windowpane engine(ManualClock clock) {
-    return Windowpane.using(RedisEngine.builder().uri(redis.uri()).clock(clock)
-        .expiryGrace(StandaloneEngines.TEST_GRACE).build());
+    return TestEngines.standalone(redis, clock, ScriptMode.AUTO);
   }
 
   /** Runs {@code calls} on every thread at once; returns the sum of what they return. */
   private static long allThreads(ExecutorService pool, Callable<Long> calls) throws Exception {
-    CyclicBarrier start = new CyclicBarrier(THREADS);
-    List<Future<Long>> futures = new ArrayList<>();
-    for (int t = 0; t < THREADS; t++) {
-      futures.add(pool.submit(() -> {
-        start.await(30, TimeUnit.SECONDS);
-        return calls.call();
-      }));
-    }
-    long sum = 0;
-    for (Future<Long> f : futures) {
-      sum += f.get(5, TimeUnit.MINUTES);
-    }
-    return sum;
+    return Together.sum(pool, THREADS, Duration.ofMinutes(5), calls);
   }
 
   @Test

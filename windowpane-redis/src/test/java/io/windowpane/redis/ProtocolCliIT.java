@@ -58,8 +58,7 @@ class ProtocolCliIT {
     ManualClock clock = ManualClock.at(T);
     Limit perSecond = Limit.of(10, WindowSpec.panes(Duration.ofSeconds(1), 10));
     Limit perHour = Limit.of(1000, WindowSpec.panes(Duration.ofHours(1), 60));
-    try (Windowpane wp = Windowpane.using(RedisEngine.builder().uri(redis.uri()).clock(clock)
-        .expiryGrace(StandaloneEngines.TEST_GRACE).build())) {
+    try (Windowpane wp = TestEngines.standalone(redis, clock, ScriptMode.AUTO)) {
       RateLimiter api = wp.limiter("api", Quota.of(perSecond, perHour));
       assertThat(api.tryAcquire("user:42", 2)).isEqualTo(Decision.allowed(8));
 
@@ -85,8 +84,7 @@ class ProtocolCliIT {
   @Test
   void counters_fromRedisCli_andFromJava_agree() throws Exception {
     ManualClock clock = ManualClock.at(T);
-    try (Windowpane wp = Windowpane.using(RedisEngine.builder().uri(redis.uri()).clock(clock)
-        .expiryGrace(StandaloneEngines.TEST_GRACE).build())) {
+    try (Windowpane wp = TestEngines.standalone(redis, clock, ScriptMode.AUTO)) {
       WindowCounter logins = wp.counter("logins", WindowSpec.log(Duration.ofMinutes(1)));
       assertThat(cli("FCALL", "wp_add", "2", "wp1:c:{logins:alice}:l60000",
           "wp1:c:{logins:alice}:l60000:m", Long.toString(T), "5", "l", "60000", "1"))

@@ -25,7 +25,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
@@ -189,66 +188,48 @@ public final class LettuceSeam implements RedisSeam {
 
   private <T> CompletableFuture<T> call(String function, ScriptOutputType type, String[] keys,
       String[] args) {
-    return attempt(function, type, keys, args, 1);
+    return call(function, type, keys, args, 1, false);
   }
 
   /**
-   * One call, repeated after TRYAGAIN: a cluster slot being migrated while some keys of one
-   * logical key have moved and others not yet (the call was not run; Lettuce follows MOVED and
-   * ASK itself, but not TRYAGAIN).
+   * Sends one call; a failure that a repeat can mend is repeated: TRYAGAIN (a cluster slot half
+   * migrated: the call was not run; Lettuce follows MOVED and ASK itself, not TRYAGAIN) after a
+   * pause, up to {@link #TRY_AGAIN_ATTEMPTS} times; "Function not found" once, after loading the
+   * library; NOSCRIPT once, as EVAL. The success path adds one dependent stage, nothing else.
    */
-  private <T> CompletableFuture<T> attempt(String function, ScriptOutputType type, String[] keys,
-      String[] args, int attempt) {
-    CompletableFuture<T> once = once(function, type, keys, args);
-    if (attempt >= TRY_AGAIN_ATTEMPTS) {
-      return once;
-    }
-    return once.handle((value, error) -> {
-      if (error == null) {
-        return CompletableFuture.completedFuture(value);
-      }
+  private <T> CompletableFuture<T> call(String function, ScriptOutputType type, String[] keys,
+      String[] args, int attempt, boolean reloaded) {
+    return this.<T>send(function, type, keys, args, false).exceptionallyCompose(error -> {
       Throwable cause = RedisFailures.unwrap(error);
-      if (RedisFailures.isTryAgain(cause)) {
-        return CompletableFuture.supplyAsync(() -> (Void) null, CompletableFuture.delayedExecutor(
+      if (RedisFailures.isTryAgain(cause) && attempt < TRY_AGAIN_ATTEMPTS) {
+        return CompletableFuture.runAsync(() -> { }, CompletableFuture.delayedExecutor(
             TRY_AGAIN_PAUSE_MILLIS, TimeUnit.MILLISECONDS))
-            .thenCompose(v -> this.<T>attempt(function, type, keys, args, attempt + 1));
+            .thenCompose(v -> call(function, type, keys, args, attempt + 1, reloaded));
       }
-      return CompletableFuture.<T>failedFuture(cause);
-    }).thenCompose(f -> f);
+      if (!reloaded && functions && RedisFailures.isFunctionNotFound(cause)) {
+        // loading blocks: run it off the client's event loop
+        return CompletableFuture.runAsync(this::loadFunctions)
+            .thenCompose(v -> call(function, type, keys, args, attempt, true));
+      }
+      if (!reloaded && !functions && RedisFailures.isNoScript(cause)) {
+        return this.<T>send(function, type, keys, args, true);
+      }
+      return CompletableFuture.failedFuture(cause);
+    });
   }
 
-  private <T> CompletableFuture<T> once(String function, ScriptOutputType type, String[] keys,
-      String[] args) {
+  /** FCALL, or EVALSHA (EVAL with the whole text when {@code evalText}) with the name first. */
+  private <T> CompletableFuture<T> send(String function, ScriptOutputType type, String[] keys,
+      String[] args, boolean evalText) {
     if (functions) {
-      CompletableFuture<T> first = async.<T>fcall(function, type, keys, args).toCompletableFuture();
-      return retryOnce(first, RedisFailures::isFunctionNotFound, () -> {
-        loadFunctions();
-        return async.<T>fcall(function, type, keys, args).toCompletableFuture();
-      });
+      return async.<T>fcall(function, type, keys, args).toCompletableFuture();
     }
     String[] evalArgs = new String[args.length + 1];
     evalArgs[0] = function;
     System.arraycopy(args, 0, evalArgs, 1, args.length);
-    CompletableFuture<T> first =
-        async.<T>evalsha(library.evalSha(), type, keys, evalArgs).toCompletableFuture();
-    return retryOnce(first, RedisFailures::isNoScript,
-        () -> async.<T>eval(library.evalText(), type, keys, evalArgs).toCompletableFuture());
-  }
-
-  /** {@code first}, or when it fails with {@code retryable}, the outcome of {@code again}. */
-  private static <T> CompletableFuture<T> retryOnce(CompletableFuture<T> first,
-      java.util.function.Predicate<Throwable> retryable, Supplier<CompletableFuture<T>> again) {
-    return first.handle((value, error) -> {
-      if (error == null) {
-        return CompletableFuture.completedFuture(value);
-      }
-      Throwable cause = error instanceof CompletionException ? error.getCause() : error;
-      if (retryable.test(cause)) {
-        // the retry reloads with blocking calls: run it off the client's event loop
-        return CompletableFuture.supplyAsync(again).thenCompose(f -> f);
-      }
-      return CompletableFuture.<T>failedFuture(cause);
-    }).thenCompose(f -> f);
+    return (evalText
+        ? async.<T>eval(library.evalText(), type, keys, evalArgs)
+        : async.<T>evalsha(library.evalSha(), type, keys, evalArgs)).toCompletableFuture();
   }
 
   @Override

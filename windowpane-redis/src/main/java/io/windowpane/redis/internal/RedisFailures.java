@@ -13,8 +13,7 @@ final class RedisFailures {
   private RedisFailures() {}
 
   static boolean isUnknownCommand(Throwable e) {
-    return e instanceof RedisCommandExecutionException
-        && String.valueOf(e.getMessage()).startsWith("ERR unknown command");
+    return errorStartsWith(e, "ERR unknown command");
   }
 
   static boolean isFunctionNotFound(Throwable e) {
@@ -23,13 +22,17 @@ final class RedisFailures {
   }
 
   static boolean isTryAgain(Throwable e) {
-    return e instanceof RedisCommandExecutionException
-        && String.valueOf(e.getMessage()).startsWith("TRYAGAIN");
+    return errorStartsWith(e, "TRYAGAIN");
   }
 
   static boolean isNoScript(Throwable e) {
+    return errorStartsWith(e, "NOSCRIPT");
+  }
+
+  /** Whether {@code e} is an error reply from Redis starting with {@code prefix}. */
+  private static boolean errorStartsWith(Throwable e, String prefix) {
     return e instanceof RedisCommandExecutionException
-        && String.valueOf(e.getMessage()).startsWith("NOSCRIPT");
+        && String.valueOf(e.getMessage()).startsWith(prefix);
   }
 
   /** The cause of a failed future, without the wrappers futures add. */

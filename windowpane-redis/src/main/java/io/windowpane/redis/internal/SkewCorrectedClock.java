@@ -21,7 +21,6 @@ public final class SkewCorrectedClock implements MillisClock {
   private final MillisClock local;
   private final RedisSeam seam;
   private volatile long offsetMillis;
-  private volatile long errorMillis = Long.MAX_VALUE;
 
   public SkewCorrectedClock(MillisClock local, RedisSeam seam) {
     this.local = local;
@@ -36,11 +35,6 @@ public final class SkewCorrectedClock implements MillisClock {
   /** The last measured offset, server minus local, in ms. */
   public long offsetMillis() {
     return offsetMillis;
-  }
-
-  /** Half the round trip of the sample behind {@link #offsetMillis()}: its error bound. */
-  public long errorMillis() {
-    return errorMillis;
   }
 
   /** Takes a round of samples (blocking, at most a few round trips) and updates the offset. */
@@ -64,6 +58,5 @@ public final class SkewCorrectedClock implements MillisClock {
       }
     }
     offsetMillis = bestOffset;
-    errorMillis = TimeUnit.NANOSECONDS.toMillis(bestRtt / 2) + 1;
   }
 }

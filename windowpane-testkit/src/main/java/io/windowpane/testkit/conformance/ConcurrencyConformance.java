@@ -10,15 +10,11 @@ import io.windowpane.WindowCounter;
 import io.windowpane.WindowSpec;
 import io.windowpane.Windowpane;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import java.util.concurrent.Callable;
-import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 
@@ -52,19 +48,7 @@ public abstract class ConcurrencyConformance extends ConformanceBase {
 
   /** Runs {@code task} on every thread at once; returns the sum of their results. */
   private long everyThread(ExecutorService pool, Callable<Long> task) throws Exception {
-    CyclicBarrier start = new CyclicBarrier(threads());
-    List<Future<Long>> futures = new ArrayList<>();
-    for (int i = 0; i < threads(); i++) {
-      futures.add(pool.submit(() -> {
-        start.await(30, TimeUnit.SECONDS);
-        return task.call();
-      }));
-    }
-    long sum = 0;
-    for (Future<Long> f : futures) {
-      sum += f.get(120, TimeUnit.SECONDS);
-    }
-    return sum;
+    return Together.sum(pool, threads(), Duration.ofSeconds(120), task);
   }
 
   @Test

@@ -3,16 +3,17 @@ package io.windowpane.redis;
 import io.windowpane.ManualClock;
 import io.windowpane.Windowpane;
 import io.windowpane.testkit.conformance.ConformanceBase;
+import io.windowpane.testkit.redis.RedisCluster;
 import io.windowpane.testkit.redis.RedisServer;
 import java.time.Duration;
 
-/** Engines on a testkit {@code redis-server} for the conformance suite. */
-final class StandaloneEngines {
+/** Engines on the testkit's Redis fixtures whose calls carry a manual clock's time. */
+final class TestEngines {
 
   /** Manual clocks stand still while real time runs: keep keys physically while tests run. */
   static final Duration TEST_GRACE = Duration.ofMinutes(10);
 
-  private StandaloneEngines() {}
+  private TestEngines() {}
 
   /**
    * Start instants for Redis: Lua numbers are doubles, so the engine supports times within
@@ -23,9 +24,16 @@ final class StandaloneEngines {
         (1L << 51) + 7, (1L << 52) - 400L * 24 * 3600 * 1000};
   }
 
-  /** An engine on {@code redis} whose calls carry {@code clock}'s time. */
-  static Windowpane engine(RedisServer redis, ManualClock clock, ScriptMode mode) {
+  /** An engine on one {@code redis-server}, running its functions the way {@code mode} says. */
+  static Windowpane standalone(RedisServer redis, ManualClock clock, ScriptMode mode) {
     return Windowpane.using(RedisEngine.builder().uri(redis.uri()).scripts(mode).clock(clock)
         .expiryGrace(TEST_GRACE).build());
+  }
+
+  /** An engine on a Redis Cluster. */
+  static Windowpane cluster(RedisCluster cluster, ManualClock clock) {
+    return Windowpane.using(RedisEngine.builder()
+        .cluster(cluster.seedUris().toArray(new String[0]))
+        .clock(clock).expiryGrace(TEST_GRACE).build());
   }
 }
