@@ -18,6 +18,9 @@ import java.util.concurrent.ConcurrentMap;
  * Decision d = api.tryAcquire("user:42", 1);
  * }</pre>
  *
+ * <p>Statistics: {@code wp.stats("latency", StatsSpec.histogram(Duration.ofMinutes(1), 12))}
+ * gives a {@link WindowStats}.
+ *
  * <p>Names namespace state: asking twice for the same name and shape returns the same object;
  * the same name with another shape is refused. Thread-safe. Closing closes the engine.
  */
@@ -76,6 +79,20 @@ public final class Windowpane implements AutoCloseable {
   /** A rate limiter over a quota of the given limits. */
   public RateLimiter limiter(String name, Limit first, Limit... more) {
     return limiter(name, Quota.of(first, more));
+  }
+
+  /** A statistics window named {@code name}: count, sum, mean, min, max, quantiles. */
+  public WindowStats stats(String name, StatsSpec spec) {
+    Checks.name(name);
+    Checks.notNull("spec", spec);
+    Object made = byName.computeIfAbsent("stats:" + name,
+        k -> new WindowStats(name, spec, engine.statsStore(name, spec)));
+    WindowStats stats = (WindowStats) made;
+    if (!stats.spec().equals(spec)) {
+      throw new IllegalArgumentException("name '" + name + "' already names a statistics window"
+          + " over " + stats.spec() + ", not " + spec);
+    }
+    return stats;
   }
 
   /** The engine's name: "local", "redis", "etcd". */

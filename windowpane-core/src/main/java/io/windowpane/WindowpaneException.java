@@ -1,8 +1,9 @@
 package io.windowpane;
 
 /**
- * A backend failure: the engine could not reach, or could not get an answer from, its store
- * within its timeouts. Unchecked; the cause is attached. Bad arguments are reported with
+ * A failed engine call: the engine could not reach, or could not get an answer from, its store
+ * within its timeouts (the cause is attached), or the store refused the call
+ * ({@link CapacityExceededException}). Unchecked. Bad arguments are reported with
  * {@link IllegalArgumentException} instead, before anything happens.
  */
 public class WindowpaneException extends RuntimeException {

@@ -71,6 +71,28 @@ public final class Checks {
     return name;
   }
 
+  /** Checks a value is finite: not NaN, not infinite. */
+  public static double finite(String argument, double value) {
+    if (!Double.isFinite(value)) {
+      throw new IllegalArgumentException(
+          argument + " must be a finite number (not NaN or infinite), was " + value);
+    }
+    return value;
+  }
+
+  /** Checks a batch of values: 1 to {@value #MAX_BATCH} finite numbers; returns a copy. */
+  public static double[] finite(double[] values) {
+    if (values == null || values.length == 0 || values.length > MAX_BATCH) {
+      throw new IllegalArgumentException("values must hold 1 to " + MAX_BATCH + " values, was "
+          + (values == null ? "null" : values.length));
+    }
+    double[] copy = values.clone();
+    for (int i = 0; i < copy.length; i++) {
+      finite("values[" + i + "]", copy[i]);
+    }
+    return copy;
+  }
+
   /** Checks {@code min <= value <= max}. */
   public static long inRange(String argument, long value, long min, long max) {
     if (value < min || value > max) {

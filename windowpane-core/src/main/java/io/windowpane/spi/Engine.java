@@ -1,6 +1,7 @@
 package io.windowpane.spi;
 
 import io.windowpane.Quota;
+import io.windowpane.StatsSpec;
 import io.windowpane.WindowSpec;
 
 /**
@@ -23,6 +24,9 @@ public interface Engine extends AutoCloseable {
 
   /** The store of a rate limiter over {@code quota}; {@code name} namespaces its keys. */
   LimiterStore limiterStore(String name, Quota quota);
+
+  /** The store of a statistics window; {@code name} namespaces its keys. */
+  StatsStore statsStore(String name, StatsSpec spec);
 
   /** Releases connections and threads; stores must not be used afterwards. */
   @Override

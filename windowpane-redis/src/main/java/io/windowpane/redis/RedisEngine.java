@@ -81,6 +81,11 @@ public final class RedisEngine implements Engine {
     return stores.limiterStore(name, quota);
   }
 
+  @Override
+  public io.windowpane.spi.StatsStore statsStore(String name, io.windowpane.StatsSpec spec) {
+    throw new UnsupportedOperationException("TEMPORARY: statistics windows on Redis are being built");
+  }
+
   /** Whether calls go through Redis Functions ({@code FCALL}) rather than {@code EVALSHA}. */
   public boolean usesFunctions() {
     return seam.functions();

@@ -9,7 +9,7 @@ import java.lang.invoke.VarHandle;
  * dropped from its table: whoever retires it wins a CAS against every writer touching it, so a
  * write either lands in a live state or is redone on a fresh one.
  */
-final class KeyState {
+class KeyState {
 
   static final long RETIRED = Long.MIN_VALUE;
 

@@ -4,14 +4,16 @@ import io.windowpane.Algorithm;
 import io.windowpane.Limit;
 import io.windowpane.MillisClock;
 import io.windowpane.Quota;
+import io.windowpane.StatsSpec;
 import io.windowpane.WindowSpec;
 import io.windowpane.spi.CounterStore;
 import io.windowpane.spi.Engine;
 import io.windowpane.spi.LimiterStore;
+import io.windowpane.spi.StatsStore;
 
 /**
- * The in-process engine: lock-free pane rings and logs in a bounded table per counter or
- * limiter. The reference semantics of windowpane, and its fastest path. Nothing to close.
+ * The in-process engine: lock-free pane rings and logs in a bounded table per counter,
+ * limiter or statistics window. The reference semantics of windowpane, and its fastest path. Nothing to close.
  */
 public final class LocalEngine implements Engine {
 
@@ -55,6 +57,16 @@ public final class LocalEngine implements Engine {
       return new KeyState(windows, now);
     }, quota.expiryMillis(), maxKeys, sweepIntervalMillis, clock.millis());
     return new LocalLimiterStore(clock, table, quota);
+  }
+
+  @Override
+  public StatsStore statsStore(String name, StatsSpec spec) {
+    WindowSpec window = spec.window();
+    KeyTable table = new KeyTable(now -> new StatsState(spec.isExact()
+        ? new ExactValues(window.windowMillis(), spec.maxValues(), name)
+        : new HistogramRing(window.resolutionMillis(), window.panes(), spec.buckets()), now),
+        spec.expiryMillis(), maxKeys, sweepIntervalMillis, clock.millis());
+    return new LocalStatsStore(clock, table, spec);
   }
 
   /** A fresh window; {@code limit} is -1 for a counter. */

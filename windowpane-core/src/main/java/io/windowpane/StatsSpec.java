@@ -1,0 +1,145 @@
+package io.windowpane;
+
+import io.windowpane.internal.Checks;
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * The shape of a statistics window: a histogram window over sliding panes (the default kind:
+ * bounded memory, quantiles within a stated relative accuracy), or an exact window that keeps
+ * every value (exact quantiles, memory in proportion to the values). Immutable; validated when
+ * built.
+ *
+ * <pre>{@code
+ * StatsSpec.histogram(Duration.ofMinutes(1), 12)          // 1 min in 5 s panes, 1% accuracy
+ *     .withRelativeAccuracy(0.005)                        // 0.5%
+ *     .withTrackedRange(1e-3, 1e9);                       // magnitudes kept to that accuracy
+ * StatsSpec.exact(Duration.ofSeconds(10)).withMaxValues(5_000);
+ * }</pre>
+ *
+ * <p><b>Histogram windows</b> ({@link Algorithm#SLIDING_PANES}) keep, per pane, the count, the
+ * compensated sum, min, max and one counter per occupied bucket of {@link #buckets()}; a summary
+ * merges the live panes. Like a pane counter, the window sees between {@code W - r} and
+ * {@code W} of history. Memory per key is {@code O(P x occupied buckets)}, never more than
+ * {@code P x (2 * span + 1)} buckets.
+ *
+ * <p><b>Exact windows</b> ({@link Algorithm#SLIDING_LOG}) keep every value recorded in
+ * {@code (t - W, t]}, at most {@link #maxValues()} of them (a record that would pass the bound
+ * fails with {@link WindowpaneException} and records nothing). Cost: about 56 bytes per value in
+ * the local engine and about 90 in Redis, and a summary moves every value.
+ */
+public final class StatsSpec {
+
+  /** Default bound on the values an exact window holds per key. */
+  public static final int DEFAULT_MAX_VALUES = 100_000;
+
+  /** Largest bound on the values an exact window holds per key. */
+  public static final int MAX_VALUES = 1_000_000;
+
+  private final WindowSpec window;
+  private final LogBuckets buckets; // null for exact windows
+  private final int maxValues; // 0 for histogram windows
+
+  private StatsSpec(WindowSpec window, LogBuckets buckets, int maxValues) {
+    this.window = window;
+    this.buckets = buckets;
+    this.maxValues = maxValues;
+  }
+
+  /**
+   * A histogram window of {@code length} in {@code panes} panes (as in
+   * {@link WindowSpec#panes}), 1% relative accuracy over magnitudes 1e-9 to 1e15.
+   */
+  public static StatsSpec histogram(Duration length, int panes) {
+    return new StatsSpec(WindowSpec.panes(length, panes), LogBuckets.defaults(), 0);
+  }
+
+  /** An exact window of {@code length} holding at most {@value #DEFAULT_MAX_VALUES} values. */
+  public static StatsSpec exact(Duration length) {
+    return new StatsSpec(WindowSpec.log(length), null, DEFAULT_MAX_VALUES);
+  }
+
+  /** This histogram window with another relative accuracy (see {@link LogBuckets#of}). */
+  public StatsSpec withRelativeAccuracy(double relativeAccuracy) {
+    requireHistogram("relativeAccuracy");
+    return new StatsSpec(window, LogBuckets.of(relativeAccuracy, buckets.minMagnitude(),
+        buckets.maxMagnitude()), 0);
+  }
+
+  /**
+   * This histogram window with another tracked range of magnitudes (see {@link LogBuckets#of}):
+   * values whose magnitude lies outside it are counted, summed and bounded exactly, but their
+   * quantile estimates collapse to the range's ends.
+   */
+  public StatsSpec withTrackedRange(double minMagnitude, double maxMagnitude) {
+    requireHistogram("trackedRange");
+    return new StatsSpec(window, LogBuckets.of(buckets.relativeAccuracy(), minMagnitude,
+        maxMagnitude), 0);
+  }
+
+  /** This exact window with another bound on its values per key (1 to {@value #MAX_VALUES}). */
+  public StatsSpec withMaxValues(int maxValues) {
+    if (buckets != null) {
+      throw new IllegalArgumentException("maxValues applies to exact windows only; this is "
+          + this);
+    }
+    return new StatsSpec(window, null, (int) Checks.inRange("maxValues", maxValues, 1,
+        MAX_VALUES));
+  }
+
+  private void requireHistogram(String argument) {
+    if (buckets == null) {
+      throw new IllegalArgumentException(argument + " applies to histogram windows only; this is "
+          + this);
+    }
+  }
+
+  /** The window: {@code SLIDING_PANES} for a histogram, {@code SLIDING_LOG} for exact. */
+  public WindowSpec window() {
+    return window;
+  }
+
+  /** Whether the window keeps every value. */
+  public boolean isExact() {
+    return buckets == null;
+  }
+
+  /** The bucket mapping of a histogram window; null for an exact window. */
+  public LogBuckets buckets() {
+    return buckets;
+  }
+
+  /** The bound on values per key of an exact window; 0 for a histogram window. */
+  public int maxValues() {
+    return maxValues;
+  }
+
+  /** {@code W + r}: how long state for a key may outlive its last value. */
+  public long expiryMillis() {
+    return window.expiryMillis();
+  }
+
+  @Override
+  public boolean equals(Object o) {
+    if (!(o instanceof StatsSpec)) {
+      return false;
+    }
+    StatsSpec that = (StatsSpec) o;
+    return window.equals(that.window) && Objects.equals(buckets, that.buckets)
+        && maxValues == that.maxValues;
+  }
+
+  @Override
+  public int hashCode() {
+    return Objects.hash(window, buckets, maxValues);
+  }
+
+  @Override
+  public String toString() {
+    return buckets == null
+        ? "exact(" + Durations.format(window.windowMillis()) + ", max " + maxValues + " values)"
+        : "histogram(" + Durations.format(window.windowMillis()) + " / " + window.panes()
+            + " panes, " + buckets.relativeAccuracy() * 100 + "% over ["
+            + buckets.minMagnitude() + ", " + buckets.maxMagnitude() + "])";
+  }
+}

@@ -1,0 +1,107 @@
+package io.windowpane;
+
+import io.windowpane.internal.Checks;
+import io.windowpane.spi.StatsStore;
+import java.util.List;
+import java.util.concurrent.CompletionStage;
+
+/**
+ * Sliding-window statistics per key: "sum of payment amounts for this card in the last 10
+ * minutes", "p99 latency of this merchant over the last minute". Thread-safe.
+ *
+ * <pre>{@code
+ * WindowStats latency = wp.stats("latency", StatsSpec.histogram(Duration.ofMinutes(1), 12));
+ * latency.record("merchant:7", 42.5);
+ * Summary s = latency.summary("merchant:7");
+ * double p99 = s.quantile(0.99);   // within 1% of the true p99
+ * }</pre>
+ *
+ * <p>Values are finite doubles: negative, zero and positive values are all accepted (see
+ * {@link LogBuckets} for how each is bucketed); NaN and infinities are refused. Arguments are
+ * checked before anything happens: keys are 1 to 256 characters, batches 1 to 10,000 values or
+ * keys; a bad argument throws {@link IllegalArgumentException}, also from the async forms
+ * (synchronously, before a stage exists), and records nothing. Backend failures throw (or
+ * complete the stage with) a {@link WindowpaneException}. A summary is read without blocking
+ * writers; one taken while values are being recorded may include some of them and not others.
+ */
+public final class WindowStats {
+
+  private final String name;
+  private final StatsSpec spec;
+  private final StatsStore store;
+
+  WindowStats(String name, StatsSpec spec, StatsStore store) {
+    this.name = name;
+    this.spec = spec;
+    this.store = store;
+  }
+
+  /** Records one value now. */
+  public void record(String key, double value) {
+    Checks.key(key);
+    store.record(key, new double[] {Checks.finite("value", value)});
+  }
+
+  /** Records several values now, at the same instant, in one engine call. */
+  public void recordAll(String key, double... values) {
+    Checks.key(key);
+    store.record(key, Checks.finite(values));
+  }
+
+  /** The window's statistics now; an empty summary for a key never seen or expired. */
+  public Summary summary(String key) {
+    return store.summary(Checks.key(key));
+  }
+
+  /** {@link #summary} for each key, in order, in one engine call. */
+  public List<Summary> summaryAll(List<String> keys) {
+    return store.summaryAll(Checks.keys(keys));
+  }
+
+  /** {@link #record(String, double)} without blocking the caller. */
+  public CompletionStage<Void> recordAsync(String key, double value) {
+    Checks.key(key);
+    return store.recordAsync(key, new double[] {Checks.finite("value", value)});
+  }
+
+  /** {@link #recordAll} without blocking the caller. */
+  public CompletionStage<Void> recordAllAsync(String key, double... values) {
+    Checks.key(key);
+    return store.recordAsync(key, Checks.finite(values));
+  }
+
+  /** {@link #summary} without blocking the caller. */
+  public CompletionStage<Summary> summaryAsync(String key) {
+    return store.summaryAsync(Checks.key(key));
+  }
+
+  /** {@link #summaryAll} without blocking the caller. */
+  public CompletionStage<List<Summary>> summaryAllAsync(List<String> keys) {
+    return store.summaryAllAsync(Checks.keys(keys));
+  }
+
+  /** Whether the engine still holds state for {@code key}. */
+  public boolean holdsState(String key) {
+    return store.holdsState(Checks.key(key));
+  }
+
+  /** Drops expired state now. */
+  public void cleanUp() {
+    store.cleanUp();
+  }
+
+  /** The name that namespaces this window's keys. */
+  public String name() {
+    return name;
+  }
+
+  /** The window's shape. */
+  public StatsSpec spec() {
+    return spec;
+  }
+
+  @Override
+  public String toString() {
+    return "WindowStats[" + name + ", " + spec + "]";
+  }
+}

@@ -1,0 +1,52 @@
+package io.windowpane.internal.local;
+
+import io.windowpane.MillisClock;
+import io.windowpane.StatsSpec;
+import io.windowpane.Summary;
+import io.windowpane.LogHistogram;
+import io.windowpane.spi.StatsStore;
+
+/** A statistics window on the local engine: a histogram ring or an exact log per key. */
+final class LocalStatsStore implements StatsStore {
+
+  private final MillisClock clock;
+  private final KeyTable table;
+  private final Summary empty;
+
+  LocalStatsStore(MillisClock clock, KeyTable table, StatsSpec spec) {
+    this.clock = clock;
+    this.table = table;
+    this.empty = spec.isExact() ? Summary.ofValues(new double[0])
+        : Summary.ofHistogram(0, 0, Double.NaN, Double.NaN, new LogHistogram(spec.buckets()));
+  }
+
+  @Override
+  public void record(String key, double[] values) {
+    long now = clock.millis();
+    for (;;) {
+      StatsState state = (StatsState) table.forWrite(key, now);
+      state.window.record(now, values);
+      if (state.touch(now)) {
+        return;
+      }
+      table.forget(key, state); // retired while we wrote: redo on a fresh state
+    }
+  }
+
+  @Override
+  public Summary summary(String key) {
+    long now = clock.millis();
+    StatsState state = (StatsState) table.forRead(key, now);
+    return state == null ? empty : state.window.summary(now);
+  }
+
+  @Override
+  public boolean holdsState(String key) {
+    return table.forRead(key, clock.millis()) != null;
+  }
+
+  @Override
+  public void cleanUp() {
+    table.sweep(clock.millis());
+  }
+}

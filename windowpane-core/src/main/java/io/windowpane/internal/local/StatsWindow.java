@@ -1,0 +1,13 @@
+package io.windowpane.internal.local;
+
+import io.windowpane.Summary;
+
+/** One key's statistics window: a {@link HistogramRing} or {@link ExactValues}. Lock-free. */
+interface StatsWindow {
+
+  /** Records {@code values} at {@code now}, all or (capacity exceeded) none. */
+  void record(long now, double[] values);
+
+  /** The statistics of the window at {@code now}; never blocks writers. */
+  Summary summary(long now);
+}

@@ -1,0 +1,55 @@
+package io.windowpane.spi;
+
+import io.windowpane.Summary;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletionStage;
+
+/**
+ * The engine side of a {@link io.windowpane.WindowStats}. Arguments are validated by the caller:
+ * keys are well formed, values finite, batches 1 to {@code 10,000} long.
+ *
+ * <p>{@link #record} of several values is atomic: all of them are recorded at the same instant,
+ * or (an exact window that would pass its bound) none.
+ */
+public interface StatsStore {
+
+  /** Records {@code values} now, all at the same instant. */
+  void record(String key, double[] values);
+
+  /** The window's statistics now. */
+  Summary summary(String key);
+
+  /** Whether the engine still holds state for {@code key} (false once it has expired). */
+  boolean holdsState(String key);
+
+  /** Drops expired state now instead of waiting for the engine's own schedule. */
+  default void cleanUp() {}
+
+  /** {@link #summary} for each key, in order. */
+  default List<Summary> summaryAll(List<String> keys) {
+    List<Summary> out = new ArrayList<>(keys.size());
+    for (String key : keys) {
+      out.add(summary(key));
+    }
+    return out;
+  }
+
+  /** {@link #record} without blocking the caller. */
+  default CompletionStage<Void> recordAsync(String key, double[] values) {
+    return CounterStore.Async.call(() -> {
+      record(key, values);
+      return null;
+    });
+  }
+
+  /** {@link #summary} without blocking the caller. */
+  default CompletionStage<Summary> summaryAsync(String key) {
+    return CounterStore.Async.call(() -> summary(key));
+  }
+
+  /** {@link #summaryAll} without blocking the caller. */
+  default CompletionStage<List<Summary>> summaryAllAsync(List<String> keys) {
+    return CounterStore.Async.call(() -> summaryAll(keys));
+  }
+}
