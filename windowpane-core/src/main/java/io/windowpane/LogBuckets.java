@@ -55,7 +55,7 @@ public final class LogBuckets {
   public static final double DEFAULT_MAX_MAGNITUDE = 1e15;
 
   /** Most buckets a mapping may have, zero included: bounds the memory of one pane. */
-  public static final int MAX_BUCKETS = 1 << 17; // 131,072
+  public static final int MAX_BUCKETS = 1 << 18; // 262,144
 
   private final double relativeAccuracy;
   private final double minMagnitude;
