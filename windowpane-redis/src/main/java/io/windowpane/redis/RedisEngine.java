@@ -3,6 +3,7 @@ package io.windowpane.redis;
 import io.lettuce.core.RedisURI;
 import io.windowpane.MillisClock;
 import io.windowpane.Quota;
+import io.windowpane.StatsSpec;
 import io.windowpane.WindowSpec;
 import io.windowpane.redis.internal.FunctionLibrary;
 import io.windowpane.redis.internal.LettuceSeam;
@@ -13,6 +14,7 @@ import io.windowpane.redis.internal.TimeArg;
 import io.windowpane.spi.CounterStore;
 import io.windowpane.spi.Engine;
 import io.windowpane.spi.LimiterStore;
+import io.windowpane.spi.StatsStore;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -31,7 +33,9 @@ import java.util.Optional;
  * <p>Guarantees. Each call is atomic on the server: a decision reads, decides and records in one
  * step, so concurrent callers on any number of machines never exceed a limit and never lose an
  * event. A multi-limit quota is decided in the same call; a denied request records nothing.
- * Every key expires by itself within {@code W + r} of its last recorded event.
+ * Every key expires by itself within {@code W + r} of its last recorded event. Statistics
+ * windows merge their panes on the server: a summary moves the merged buckets, not the values
+ * (an exact window's summary moves its values).
  *
  * <p>Time. By default the functions read the server's clock ({@code TIME}), so client clocks do
  * not matter. {@link Builder#clientTime()} passes the client's clock corrected by a measured
@@ -82,8 +86,8 @@ public final class RedisEngine implements Engine {
   }
 
   @Override
-  public io.windowpane.spi.StatsStore statsStore(String name, io.windowpane.StatsSpec spec) {
-    throw new UnsupportedOperationException("TEMPORARY: statistics windows on Redis are being built");
+  public StatsStore statsStore(String name, StatsSpec spec) {
+    return stores.statsStore(name, spec);
   }
 
   /** Whether calls go through Redis Functions ({@code FCALL}) rather than {@code EVALSHA}. */

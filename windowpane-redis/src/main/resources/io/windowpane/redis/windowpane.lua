@@ -1,6 +1,6 @@
 #!lua name=windowpane
 --[[
-  windowpane function library, version 1 (layout format 1).
+  windowpane function library, version 2 (layout format 1).
 
   The protocol (function names, KEYS, ARGV, replies, error strings) is documented in
   docs/redis-protocol.md; any Redis client can call these functions with FCALL and get the
@@ -24,6 +24,14 @@
     log       a sorted set of accepted events (score = time, member = "seq:count", unique) and
               a meta hash: v, e, s (sequence), c (sum of the set's counts), o (oldest score).
               Entries leaving the window are removed by the next call.
+    histogram one hash: v, e, h (newest pane) and per live pane, by ring slot S (pane mod P):
+              S:n (count), S:s and S:e (compensated sum: high part and its error term),
+              S:min, S:max, S:<bucket key> (count per occupied bucket) and S:k (the slot's
+              bucket keys, comma-separated). A pane leaving the window has all its fields
+              removed (HDEL, named from S:k) by the call that moves h past it.
+    exact     a sorted set of values (score = time, member = "seq:<value %.17g>", unique) and a
+              meta hash: v, e, s (sequence), c (members held). Entries leaving the window are
+              removed by the next record.
   Every key expires by itself: PEXPIRE to the window's logical expiry e, which lies within
   W + r of the last recorded event. Denied requests and reads never extend it. A key whose e has
   passed is treated as absent. Callers passing their own time may add a grace period to the
@@ -34,10 +42,16 @@
   (the common case) is decided by one HMGET and one HSET after TIME, without building window
   objects (the "hot path"); a window that moves on writes its head, sum and expiry in that same
   HSET; PEXPIRE runs once per pane (panes), fixed window (weighted) or millisecond (log).
-  Measured figures: docs/benchmarks.md.
+  Statistics follow the same rule: a histogram record at the current pane is one HMGET (head,
+  the pane's scalars, its bucket list and the buckets the values fall in) and one HSET, for a
+  batch of any size up to a thousand distinct buckets (beyond, both go in chunks); a record that
+  moves the head adds one HDEL of the panes leaving (and one HMGET of their bucket lists when
+  more than one leaves) and the PEXPIRE; a summary is one HGETALL. An exact record is HMGET,
+  ZREMRANGEBYSCORE, ZADD and HSET; a summary HMGET and ZRANGEBYSCORE. Measured figures:
+  docs/benchmarks.md.
 ]]
 
-local VERSION = 1
+local VERSION = 2
 local FORMAT = '1'
 local TWO52 = 4503599627370496
 local MAX_GRACE = 366 * 24 * 3600 * 1000
@@ -691,12 +705,428 @@ EXPORTS.wp_holds = function(keys, args)
   return 0
 end
 
-local NAMES = {'wp_version', 'wp_add', 'wp_count', 'wp_acquire', 'wp_holds'}
+-- ---- statistics: histogram windows -------------------------------------------------------
+--
+-- Values arrive as decimal strings that read back as the same double (Java's Double.toString,
+-- %.17g). Stored doubles go to redis.call as Lua numbers, which Redis writes exactly (%.17g);
+-- num() spells out what Redis would not keep: -0 (written "0") and the non-finite sums of an
+-- overflow ("inf", "-inf", "nan"; tonumber reads them back). Replies carry doubles as strings
+-- from dstr(): a Lua number in a reply would be truncated to an integer.
+--
+-- A value v goes to bucket 0 if v == 0, else to sign(v) * clamp(ceil(ln|v| / ln g) - minIndex
+-- + 1, 1, span) with g = (1 + a) / (1 - a): LogBuckets.key of the Java engine. The caller
+-- passes minIndex and span, so keys stay in [-span, span] even where this server's log differs
+-- from the caller's by an ulp; a value on a bucket edge may then land in the neighbouring
+-- bucket, which reports it within a as well.
+--
+-- Per pane the hash keeps the fields of the Java engine's StatsPane: count, the compensated sum
+-- (high part s and error term e, Neumaier/TwoSum as CompensatedSum), min, max and a count per
+-- occupied bucket, plus the list of those buckets (S:k) so that the call moving the head past
+-- the pane can delete every field of it. Only panes in (h - P, h] have fields, so the hash holds
+-- at most 3 + P * (6 + occupied buckets) fields.
+
+local INF = 1 / 0
+local MAX_BATCH = 10000 -- values per record call
+local MAX_HELD = 1000000 -- values an exact window may hold
+local CHUNK = 1000 -- arguments per chunked call: unpack takes fewer than 8000 values
+local EMPTY = {0, '0', 'nan', 'nan'}
+
+-- a double as a %.17g string, exact; inf, -inf and nan spelled so
+local function dstr(x)
+  if x ~= x then
+    return 'nan'
+  elseif x == INF then
+    return 'inf'
+  elseif x == -INF then
+    return '-inf'
+  end
+  return string.format('%.17g', x)
+end
+
+-- a double for redis.call: the Lua number itself where Redis writes it exactly
+local function num(x)
+  if x == 0 then
+    return 1 / x < 0 and '-0' or 0
+  elseif x ~= x or x == INF or x == -INF then
+    return dstr(x)
+  end
+  return x
+end
+
+local function finite(value, what)
+  local x = tonumber(value)
+  if x == nil or x ~= x or x == INF or x == -INF then
+    fail('WPARGS', what .. ' must be a finite number, was ' .. tostring(value))
+  end
+  return x
+end
+
+-- the values args[from..]: 1 to MAX_BATCH finite numbers, as a Lua array
+local function batch(args, from)
+  local n = #args - from + 1
+  if n < 1 or n > MAX_BATCH then
+    fail('WPARGS', 'values must hold 1 to ' .. fmt(MAX_BATCH) .. ' values, was ' .. fmt(n))
+  end
+  local values = {}
+  for i = 1, n do
+    values[i] = finite(args[from + i - 1], 'value')
+  end
+  return values
+end
+
+-- HMGET of any number of fields (in chunks, unpack has a limit)
+local function hmget(key, fields)
+  local n = #fields
+  if n <= CHUNK then
+    return redis.call('HMGET', key, unpack(fields))
+  end
+  local out = {}
+  for from = 1, n, CHUNK do
+    local part = redis.call('HMGET', key, unpack(fields, from, math.min(n, from + CHUNK - 1)))
+    for i = 1, #part do
+      out[from + i - 1] = part[i]
+    end
+  end
+  return out
+end
+
+-- command key list... in chunks of CHUNK arguments (even: field-value pairs stay together)
+local function chunked(command, key, list)
+  local n = #list
+  for from = 1, n, CHUNK do
+    redis.call(command, key, unpack(list, from, math.min(n, from + CHUNK - 1)))
+  end
+end
+
+-- high, low + x: one step of Neumaier's compensated sum (the error of high + x by TwoSum)
+local function twoSum(high, low, x)
+  local s = high + x
+  local bv = s - high
+  return s, low + ((high - (s - bv)) + (x - bv))
+end
+
+-- args[i..i+4]: W, P, relative accuracy, minIndex, span -> w, p, ln g, minIndex, span
+local function histogramSpec(args, i)
+  local w = int(args[i], 'window', 1, MAX_WINDOW)
+  local p = int(args[i + 1], 'panes', 1, 4096)
+  if w % p ~= 0 then
+    fail('WPARGS', 'panes must divide the window, was ' .. fmt(p) .. ' of ' .. fmt(w))
+  end
+  local a = tonumber(args[i + 2])
+  if a == nil or not (a >= 0.001 and a <= 0.2) then
+    fail('WPARGS', 'accuracy must be a number in [0.001, 0.2], was ' .. tostring(args[i + 2]))
+  end
+  local minIndex = int(args[i + 3], 'minIndex', -2147483648, 2147483647)
+  local span = int(args[i + 4], 'span', 1, 131071) -- 2 * span + 1 <= 2^18 buckets
+  return w, p, math.log((1 + a) / (1 - a)), minIndex, span
+end
+
+-- HMGET fields of slot S for a record: head, the pane's scalars and list, then its buckets
+local function slotFields(slot, order)
+  local s = slot .. ':'
+  local fields = {'v', 'e', 'h', s .. 'n', s .. 's', s .. 'e', s .. 'min', s .. 'max', s .. 'k'}
+  for j = 1, #order do
+    fields[9 + j] = s .. order[j]
+  end
+  return fields
+end
+
+-- appends to gone the names of every field of slot S, its buckets named by list
+local function slotGone(gone, slot, list)
+  local s = slot .. ':'
+  local n = #gone
+  gone[n + 1], gone[n + 2], gone[n + 3], gone[n + 4], gone[n + 5], gone[n + 6] =
+    s .. 'n', s .. 's', s .. 'e', s .. 'min', s .. 'max', s .. 'k'
+  if list then
+    for k in string.gmatch(list, '[^,]+') do
+      gone[#gone + 1] = s .. k
+    end
+  end
+end
+
+-- deletes the fields of panes (h - p, cur - p], which leave as the head moves from h to cur;
+-- cur's slot held the newest of them, its list already read (list)
+local function leave(key, h, cur, p, slot, list)
+  local gone = {}
+  slotGone(gone, slot, list)
+  if cur - h > 1 then
+    local slots, lists = {}, {}
+    for q = h - p + 1, cur - p - 1 do
+      slots[#slots + 1] = q - floordiv(q, p) * p
+      lists[#lists + 1] = slots[#slots] .. ':k'
+    end
+    lists = hmget(key, lists)
+    for i = 1, #slots do
+      slotGone(gone, slots[i], lists[i])
+    end
+  end
+  chunked('HDEL', key, gone)
+end
+
+-- FCALL wp_record 1 <hash> <time|""> <W> <P> <accuracy> <minIndex> <span> <value>...
+-- -> (integer) the count of the pane the values went to
+EXPORTS.wp_record = function(keys, args)
+  local now = now_ms(args[1])
+  checkKeys(keys, 1)
+  local w, p, lng, minIndex, span = histogramSpec(args, 2)
+  local values = batch(args, 7)
+  local n = #values
+  -- per bucket: how many of the values fall in it, in order of first appearance
+  local counts, order = {}, {}
+  for i = 1, n do
+    local v = values[i]
+    local k = 0
+    if v ~= 0 then
+      k = math.ceil(math.log(v < 0 and -v or v) / lng) - minIndex + 1
+      if k < 1 then
+        k = 1
+      elseif k > span then
+        k = span
+      end
+      if v < 0 then
+        k = -k
+      end
+    end
+    local c = counts[k]
+    if c then
+      counts[k] = c + 1
+    else
+      counts[k] = 1
+      order[#order + 1] = k
+    end
+  end
+
+  local key, r = keys[1], w / p
+  local cur = floordiv(now, r)
+  local pane, slot = cur, cur - floordiv(cur, p) * p
+  local f = hmget(key, slotFields(slot, order))
+  checkFormat(f[1], key)
+  local head = false -- the head in place, if the key is live and the head stays
+  local own = false -- whether f[4..] describe the pane written (not one leaving)
+  if f[1] then
+    local e, h = tonumber(f[2]), tonumber(f[3])
+    if e <= now or cur - h >= p then
+      redis.call('DEL', key) -- expired, or every pane has left: the same as absent
+    elseif cur > h then
+      leave(key, h, cur, p, slot, f[9]) -- f's slot held pane cur - p, leaving now
+    else
+      head, own = h, true
+      if cur <= h - p then -- a lap behind: act at the newest pane
+        pane, slot = h, h - floordiv(h, p) * p
+        f = hmget(key, slotFields(slot, order))
+      end
+    end
+  end
+
+  local count, high, low, mn, mx, list = 0, 0, 0, INF, -INF, false
+  if own and f[4] then
+    count, high, low = tonumber(f[4]), tonumber(f[5]), tonumber(f[6])
+    mn, mx, list = tonumber(f[7]), tonumber(f[8]), f[9]
+  end
+  for i = 1, n do
+    local v = values[i]
+    high, low = twoSum(high, low, v)
+    if v < mn then
+      mn = v
+    end
+    if v > mx then
+      mx = v
+    end
+  end
+  count = count + n
+  local s = slot .. ':'
+  local out = {s .. 'n', count, s .. 's', num(high), s .. 'e', num(low), s .. 'min', num(mn),
+    s .. 'max', num(mx)}
+  local added = {}
+  for j = 1, #order do
+    local k = order[j]
+    local before = own and tonumber(f[9 + j])
+    out[#out + 1] = s .. k
+    if before then
+      out[#out + 1] = before + counts[k]
+    else
+      out[#out + 1] = counts[k]
+      added[#added + 1] = k
+    end
+  end
+  if #added > 0 then
+    out[#out + 1] = s .. 'k'
+    out[#out + 1] = (list and list .. ',' or '') .. table.concat(added, ',')
+  end
+  if head then
+    chunked('HSET', key, out)
+  else -- a new head: the expiry moves on to when it leaves
+    local e = (cur + p) * r
+    out[#out + 1], out[#out + 2], out[#out + 3], out[#out + 4], out[#out + 5], out[#out + 6] =
+      'h', cur, 'e', e, 'v', FORMAT
+    chunked('HSET', key, out)
+    pexpire(key, e - now)
+  end
+  return count
+end
+
+-- FCALL wp_summary 1 <hash> <time|""> <W> <P> <accuracy> <minIndex> <span>
+-- -> {count, sum, min, max, key1, count1, key2, count2, ...}: count and bucket keys (ascending)
+--    and counts as integers, sum, min and max as %.17g strings. Read-only.
+EXPORTS.wp_summary = function(keys, args)
+  local now = now_ms(args[1])
+  checkKeys(keys, 1)
+  local w, p = histogramSpec(args, 2)
+  local all = redis.call('HGETALL', keys[1])
+  local v, e, h
+  for i = 1, #all, 2 do
+    local name = all[i]
+    if name == 'v' then
+      v = all[i + 1]
+    elseif name == 'e' then
+      e = tonumber(all[i + 1])
+    elseif name == 'h' then
+      h = tonumber(all[i + 1])
+    end
+  end
+  checkFormat(v, keys[1])
+  if not v or not e or e <= now then
+    return EMPTY
+  end
+  -- the live panes: (cur - p, h], by their slot's field prefix
+  local cur = floordiv(now, w / p)
+  local live = {}
+  for q = math.max(h - p, cur - p) + 1, h do
+    live[fmt(q - floordiv(q, p) * p)] = true
+  end
+  local count, mn, mx = 0, INF, -INF
+  local highs, lows, buckets = {}, {}, {}
+  for i = 1, #all, 2 do
+    local name = all[i]
+    local at = string.find(name, ':', 1, true)
+    if at and live[string.sub(name, 1, at - 1)] then
+      local x, value = string.sub(name, at + 1), tonumber(all[i + 1])
+      if x == 'n' then
+        count = count + value
+      elseif x == 's' then
+        highs[tonumber(string.sub(name, 1, at - 1))] = value
+      elseif x == 'e' then
+        lows[tonumber(string.sub(name, 1, at - 1))] = value
+      elseif x == 'min' then
+        if value < mn or (value == mn and 1 / value < 0) then -- Math.min: -0 below 0
+          mn = value
+        end
+      elseif x == 'max' then
+        if value > mx or (value == mx and 1 / value > 0) then
+          mx = value
+        end
+      elseif x ~= 'k' then
+        local k = tonumber(x)
+        buckets[k] = (buckets[k] or 0) + value
+      end
+    end
+  end
+  if count == 0 then
+    return EMPTY
+  end
+  -- the panes' sums merged in slot order, as the Java engine merges its ring
+  local high, low = 0, 0
+  for slot = 0, p - 1 do
+    if highs[slot] then
+      high, low = twoSum(high, low, highs[slot])
+      high, low = twoSum(high, low, lows[slot] or 0)
+    end
+  end
+  local sum = high + low
+  if sum ~= sum then
+    sum = high -- inf - inf in the error term: report the overflow
+  end
+  local out = {count, dstr(sum), dstr(mn), dstr(mx)}
+  local order = {}
+  for k in pairs(buckets) do
+    order[#order + 1] = k
+  end
+  table.sort(order)
+  for i = 1, #order do
+    out[3 + 2 * i] = order[i]
+    out[4 + 2 * i] = buckets[order[i]]
+  end
+  return out
+end
+
+-- ---- statistics: exact windows -----------------------------------------------------------
+
+-- FCALL wp_xrecord 2 <set> <meta> <time|""> <W> <maxValues> <value>...
+-- -> (integer) the values held after recording; WPFULL (nothing recorded) past maxValues
+EXPORTS.wp_xrecord = function(keys, args)
+  local now = now_ms(args[1])
+  checkKeys(keys, 2)
+  local w = int(args[2], 'window', 1, MAX_WINDOW)
+  local max = int(args[3], 'maxValues', 1, MAX_HELD)
+  local values = batch(args, 4)
+  local n = #values
+  local key, meta = keys[1], keys[2]
+  local f = redis.call('HMGET', meta, 'v', 'e', 's', 'c')
+  checkFormat(f[1], meta)
+  local live = f[1] and tonumber(f[2]) > now
+  local seq, held, e = 0, 0, false
+  if live then
+    seq, held, e = tonumber(f[3]), tonumber(f[4]), tonumber(f[2])
+  end
+  local cutoff = now - w -- values at or before it have left (now - W, now]
+  if held + n > max then -- decided before anything is written: a refusal changes nothing
+    local gone = held > 0 and redis.call('ZCOUNT', key, '-inf', cutoff) or 0
+    if held - gone + n > max then
+      fail('WPFULL', key .. ' holds ' .. fmt(held - gone) .. ' values and may hold at most '
+        .. fmt(max) .. ' (maxValues); ' .. fmt(n) .. ' more refused, nothing recorded')
+    end
+  end
+  if live then
+    held = held - redis.call('ZREMRANGEBYSCORE', key, '-inf', cutoff)
+  elseif f[1] then
+    redis.call('DEL', key, meta)
+  end
+  local members = {}
+  for i = 1, n do
+    members[2 * i - 1] = now
+    members[2 * i] = fmt(seq + i) .. ':' .. dstr(values[i])
+  end
+  chunked('ZADD', key, members)
+  seq, held = seq + n, held + n
+  local expiry = math.max(e or now, now + w + 1)
+  redis.call('HSET', meta, 's', seq, 'c', held, 'e', expiry, 'v', FORMAT)
+  if e ~= expiry then
+    pexpire(key, expiry - now)
+    pexpire(meta, expiry - now)
+  end
+  return held
+end
+
+-- FCALL wp_xsummary 2 <set> <meta> <time|""> <W>
+-- -> the values recorded in (now - W, now], as %.17g strings. Read-only.
+EXPORTS.wp_xsummary = function(keys, args)
+  local now = now_ms(args[1])
+  checkKeys(keys, 2)
+  local w = int(args[2], 'window', 1, MAX_WINDOW)
+  local f = redis.call('HMGET', keys[2], 'v', 'e')
+  checkFormat(f[1], keys[2])
+  if not f[1] or tonumber(f[2]) <= now then
+    return {}
+  end
+  local members = redis.call('ZRANGEBYSCORE', keys[1], '(' .. fmt(now - w), now)
+  for i = 1, #members do
+    members[i] = string.match(members[i], ':(.*)$')
+  end
+  return members
+end
+
+local NAMES = {'wp_version', 'wp_add', 'wp_count', 'wp_acquire', 'wp_holds', 'wp_record',
+  'wp_xrecord'}
+local READ_ONLY = {'wp_summary', 'wp_xsummary'} -- FCALL_RO may call them, on replicas too
 
 if redis.register_function then
   -- FUNCTION LOAD (library-loading globals are restricted: no pairs/ipairs)
   for i = 1, #NAMES do
     redis.register_function(NAMES[i], EXPORTS[NAMES[i]])
+  end
+  for i = 1, #READ_ONLY do
+    redis.register_function{function_name = READ_ONLY[i], callback = EXPORTS[READ_ONLY[i]],
+      flags = {'no-writes'}}
   end
 else
   -- EVAL / EVALSHA: ARGV[1] names the function, the rest are its arguments

@@ -3,17 +3,22 @@ package io.windowpane.redis;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.windowpane.CapacityExceededException;
 import io.windowpane.Limit;
 import io.windowpane.RateLimiter;
+import io.windowpane.StatsSpec;
 import io.windowpane.WindowSpec;
+import io.windowpane.WindowStats;
 import io.windowpane.Windowpane;
 import io.windowpane.WindowpaneException;
 import io.windowpane.WindowpaneTimeoutException;
+import io.windowpane.redis.internal.FunctionLibrary;
 import io.windowpane.testkit.redis.RedisCluster;
 import io.windowpane.testkit.redis.RedisClusterNode;
 import io.windowpane.testkit.redis.RedisServer;
 import io.windowpane.testkit.redis.RespClient;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -95,10 +100,19 @@ class FailuresIT {
       // (the commands of docs/redis-protocol.md: the calls, and what the functions run inside)
       admin.command("ACL", "SETUSER", "limiter", "on", ">app-pw", "~wp1:*", "+fcall",
           "+function|load", "+evalsha", "+eval", "+time", "+hmget", "+hget", "+hset", "+hdel",
-          "+del", "+pexpire", "+zadd", "+zrange", "+zrangebyscore", "+zremrangebyscore");
+          "+hgetall", "+del", "+pexpire", "+zadd", "+zrange", "+zrangebyscore",
+          "+zremrangebyscore", "+zcount");
       try (Windowpane wp = Windowpane.using(RedisEngine.builder().uri(redis.uri())
           .username("limiter").password("app-pw").build())) {
         assertThat(wp.limiter("acl", LIMIT).tryConsume("k", 1)).isTrue();
+        for (StatsSpec spec : List.of(StatsSpec.histogram(Duration.ofSeconds(1), 10),
+            StatsSpec.exact(Duration.ofSeconds(1)).withMaxValues(2))) {
+          WindowStats stats = wp.stats("acl-" + (spec.isExact() ? "x" : "h"), spec);
+          stats.recordAll("k", 1.5, 2.5);
+          assertThat(stats.summary("k").sum()).isEqualTo(4);
+        }
+        assertThatThrownBy(() -> wp.stats("acl-x", StatsSpec.exact(Duration.ofSeconds(1))
+            .withMaxValues(2)).record("k", 3)).isInstanceOf(CapacityExceededException.class);
       }
       assertThatThrownBy(() -> RedisEngine.builder().uri(redis.uri()).password("wrong").build())
           .isInstanceOf(WindowpaneException.class);
@@ -121,7 +135,8 @@ class FailuresIT {
         }
         for (RedisClusterNode node : cluster.nodes()) {
           try (RespClient c = node.client()) {
-            assertThat(c.command("FCALL", "wp_version", "0")).isEqualTo(1L);
+            assertThat(c.command("FCALL", "wp_version", "0"))
+                .isEqualTo((long) FunctionLibrary.bundled().version());
           }
         }
       }

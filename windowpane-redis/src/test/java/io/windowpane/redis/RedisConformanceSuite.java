@@ -6,6 +6,7 @@ import io.windowpane.testkit.conformance.ConcurrencyConformance;
 import io.windowpane.testkit.conformance.CounterConformance;
 import io.windowpane.testkit.conformance.LimiterConformance;
 import io.windowpane.testkit.conformance.RandomizedModelConformance;
+import io.windowpane.testkit.conformance.StatsConformance;
 import org.junit.jupiter.api.Nested;
 
 /**
@@ -59,6 +60,19 @@ abstract class RedisConformanceSuite {
 
   @Nested
   class Concurrency extends ConcurrencyConformance {
+    @Override
+    protected Windowpane newEngine(ManualClock clock) {
+      return open(clock);
+    }
+  }
+
+  @Nested
+  class Stats extends StatsConformance {
+    @Override
+    protected long[] startInstants() {
+      return TestEngines.startInstants();
+    }
+
     @Override
     protected Windowpane newEngine(ManualClock clock) {
       return open(clock);

@@ -1,6 +1,9 @@
 package io.windowpane.redis.internal;
 
+import io.windowpane.LogBuckets;
+import io.windowpane.StatsSpec;
 import io.windowpane.WindowSpec;
+import java.math.BigDecimal;
 
 /**
  * Key names and ARGV of the protocol (docs/redis-protocol.md). Every key of one logical key
@@ -10,7 +13,15 @@ import io.windowpane.WindowSpec;
  *   counter  wp1:c:{name:key}:SPEC          (log: also wp1:c:{name:key}:SPEC:m)
  *   limiter  wp1:r:{name:key}:I:SPEC        (I = the limit's position in the quota)
  *   SPEC     p{W}/{P} | w{W} | l{W}         (W in ms)
+ *   stats    wp1:s:{name:key}:h{W}/{P}/{A}/{I}/{S}    (histogram: one hash)
+ *            wp1:x:{name:key}:x{W} and ...:x{W}:m   (exact: sorted set and meta hash)
  * </pre>
+ *
+ * A histogram's key names its bucket geometry as the functions receive it: accuracy A (the
+ * shortest plain decimal of the double), minIndex I and span S (see {@link #histogramArgs}).
+ * Two specs with the same geometry share state, rightly: they bucket every value alike. A
+ * client that computes another minIndex or span (its logarithm off by an ulp) reads and writes
+ * another key instead of misreading this one's buckets.
  *
  * A key containing '}' ends the hash tag early; all keys of that logical key still share it.
  */
@@ -71,5 +82,41 @@ final class Layout {
     out[at] = code(spec);
     out[at + 1] = Long.toString(spec.windowMillis());
     out[at + 2] = Integer.toString(spec.panes());
+  }
+
+  /** {@code wp1:s:{name:} or wp1:x:{name:}: the start of a statistics window's keys. */
+  static String statsPrefix(String name, StatsSpec spec) {
+    return prefix(spec.isExact() ? 'x' : 's', name);
+  }
+
+  /** The key-name part after the hash tag of a statistics window over {@code spec}. */
+  static String statsSuffix(StatsSpec spec) {
+    if (spec.isExact()) {
+      return "}:x" + spec.window().windowMillis();
+    }
+    String[] a = histogramArgs(spec);
+    return "}:h" + a[0] + "/" + a[1] + "/" + a[2] + "/" + a[3] + "/" + a[4];
+  }
+
+  /**
+   * The five spec arguments of a histogram window: W, P, relative accuracy, minIndex, span.
+   * {@code minIndex = ceil(ln(minMagnitude) / ln g)} with {@code g = (1 + a) / (1 - a)},
+   * computed by the same expressions as {@link LogBuckets} (which keeps it private), and
+   * {@code span = maxKey()}.
+   */
+  static String[] histogramArgs(StatsSpec spec) {
+    LogBuckets b = spec.buckets();
+    double a = b.relativeAccuracy();
+    double lnGamma = Math.log((1 + a) / (1 - a));
+    int minIndex = (int) Math.ceil(Math.log(b.minMagnitude()) / lnGamma);
+    int maxIndex = (int) Math.ceil(Math.log(b.maxMagnitude()) / lnGamma);
+    if (maxIndex - minIndex + 1 != b.maxKey()) {
+      throw new IllegalStateException("bucket geometry of " + b + " does not match: minIndex "
+          + minIndex + ", maxIndex " + maxIndex + ", maxKey " + b.maxKey());
+    }
+    return new String[] {Long.toString(spec.window().windowMillis()),
+        Integer.toString(spec.window().panes()),
+        BigDecimal.valueOf(a).stripTrailingZeros().toPlainString(), Integer.toString(minIndex),
+        Integer.toString(b.maxKey())};
   }
 }

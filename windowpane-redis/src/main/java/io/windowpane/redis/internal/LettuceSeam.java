@@ -186,6 +186,12 @@ public final class LettuceSeam implements RedisSeam {
     return call(function, ScriptOutputType.MULTI, keys, args);
   }
 
+  @Override
+  public CompletableFuture<List<Object>> callList(String function, String[] keys,
+      String[] args) {
+    return call(function, ScriptOutputType.MULTI, keys, args);
+  }
+
   private <T> CompletableFuture<T> call(String function, ScriptOutputType type, String[] keys,
       String[] args) {
     return call(function, type, keys, args, 1, false);

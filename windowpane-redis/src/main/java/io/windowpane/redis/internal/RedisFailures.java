@@ -2,6 +2,7 @@ package io.windowpane.redis.internal;
 
 import io.lettuce.core.RedisCommandExecutionException;
 import io.lettuce.core.RedisCommandTimeoutException;
+import io.windowpane.CapacityExceededException;
 import io.windowpane.WindowpaneException;
 import io.windowpane.WindowpaneTimeoutException;
 import java.util.concurrent.CompletionException;
@@ -29,6 +30,11 @@ final class RedisFailures {
     return errorStartsWith(e, "NOSCRIPT");
   }
 
+  /** An exact statistics window refused a record: it holds its maxValues already. */
+  static boolean isFull(Throwable e) {
+    return errorStartsWith(e, "WPFULL");
+  }
+
   /** Whether {@code e} is an error reply from Redis starting with {@code prefix}. */
   private static boolean errorStartsWith(Throwable e, String prefix) {
     return e instanceof RedisCommandExecutionException
@@ -46,6 +52,7 @@ final class RedisFailures {
 
   /**
    * {@code e} as the engine's exception: {@link WindowpaneTimeoutException} for a timeout,
+   * {@link CapacityExceededException} for a full exact window ({@code WPFULL}),
    * {@link WindowpaneException} for anything else, with {@code what} and Redis's message.
    */
   static WindowpaneException translate(String what, Throwable e) {
@@ -56,6 +63,12 @@ final class RedisFailures {
     if (cause instanceof RedisCommandTimeoutException) {
       return new WindowpaneTimeoutException(what + ": Redis did not answer in time ("
           + cause.getMessage() + ")", cause);
+    }
+    if (isFull(cause)) {
+      CapacityExceededException full = new CapacityExceededException(what + ": "
+          + cause.getMessage().substring("WPFULL ".length()));
+      full.initCause(cause);
+      return full;
     }
     return new WindowpaneException(what + ": " + cause.getMessage(), cause);
   }

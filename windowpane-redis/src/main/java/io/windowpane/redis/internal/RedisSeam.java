@@ -18,6 +18,13 @@ public interface RedisSeam extends AutoCloseable {
   CompletableFuture<java.util.List<Long>> callIntegers(String function, String[] keys,
       String[] args);
 
+  /**
+   * Calls {@code function} with an array reply of integers ({@link Long}) and bulk strings
+   * ({@link String}).
+   */
+  CompletableFuture<java.util.List<Object>> callList(String function, String[] keys,
+      String[] args);
+
   /** The server's time in milliseconds ({@code TIME}), for skew measurement. */
   CompletableFuture<Long> serverMillis();
 

@@ -1,9 +1,11 @@
 package io.windowpane.redis.internal;
 
 import io.windowpane.Quota;
+import io.windowpane.StatsSpec;
 import io.windowpane.WindowSpec;
 import io.windowpane.spi.CounterStore;
 import io.windowpane.spi.LimiterStore;
+import io.windowpane.spi.StatsStore;
 
 /** Makes the engine's stores over one seam and one time source. */
 public final class RedisStores {
@@ -28,5 +30,9 @@ public final class RedisStores {
 
   public LimiterStore limiterStore(String name, Quota quota) {
     return new RedisLimiterStore(seam, time, guardMillis, name, quota);
+  }
+
+  public StatsStore statsStore(String name, StatsSpec spec) {
+    return new RedisStatsStore(seam, time, guardMillis, name, spec);
   }
 }

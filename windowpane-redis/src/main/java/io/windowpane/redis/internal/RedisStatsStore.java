@@ -1,0 +1,187 @@
+package io.windowpane.redis.internal;
+
+import io.windowpane.LogBuckets;
+import io.windowpane.LogHistogram;
+import io.windowpane.StatsSpec;
+import io.windowpane.Summary;
+import io.windowpane.spi.StatsStore;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+
+/*
+ * Design note. A statistics window in Redis is one call per operation, like the counters: a
+ * histogram window records with wp_record and summarizes with wp_summary, which merges the live
+ * panes on the server and replies with count, sum, min, max and the merged buckets only (never
+ * the panes, never raw values); an exact window records with wp_xrecord and summarizes with
+ * wp_xsummary, which replies with the values in the window, sorted and summed here by
+ * Summary.ofValues. Doubles travel as decimal strings that read back as the same double both
+ * ways (Double.toString to the server, %.17g back), so sums, mins and maxes are bit-exact.
+ */
+
+/**
+ * A statistics window in Redis: {@code record} and {@code summary} are one call each of the
+ * library's statistics functions; {@code summaryAll} is pipelined; async forms never block.
+ * A record refused by a full exact window fails with
+ * {@link io.windowpane.CapacityExceededException} and records nothing.
+ */
+final class RedisStatsStore implements StatsStore {
+
+  private final RedisSeam seam;
+  private final TimeArg time;
+  private final long guardMillis;
+  private final String prefix;
+  private final String suffix;
+  private final boolean exact;
+  private final LogBuckets buckets; // null for exact windows
+  /** ARGV after the time: W, P, accuracy, minIndex, span (histogram); W, maxValues (exact). */
+  private final String[] specArgs;
+  /** ARGV of a summary: slot 0 (time) left to fill; cloned per call. */
+  private final String[] summaryArgs;
+  private final String[] holdsArgs;
+  private final Summary empty;
+
+  RedisStatsStore(RedisSeam seam, TimeArg time, long guardMillis, String name, StatsSpec spec) {
+    this.seam = seam;
+    this.time = time;
+    this.guardMillis = guardMillis;
+    this.prefix = Layout.statsPrefix(name, spec);
+    this.suffix = Layout.statsSuffix(spec);
+    this.exact = spec.isExact();
+    this.buckets = spec.buckets();
+    String window = Long.toString(spec.window().windowMillis());
+    if (exact) {
+      specArgs = new String[] {window, Integer.toString(spec.maxValues())};
+      summaryArgs = new String[] {null, window};
+      holdsArgs = new String[] {null, "1", "l", window, "1"};
+      empty = Summary.ofValues(new double[0]);
+    } else {
+      specArgs = Layout.histogramArgs(spec);
+      summaryArgs = new String[1 + specArgs.length];
+      System.arraycopy(specArgs, 0, summaryArgs, 1, specArgs.length);
+      holdsArgs = new String[] {null, "1", "p", window, specArgs[1]};
+      empty = Summary.ofHistogram(0, 0, Double.NaN, Double.NaN, new LogHistogram(buckets));
+    }
+  }
+
+  private String[] keys(String key) {
+    String tagged = prefix + key + suffix;
+    return exact ? new String[] {tagged, tagged + ":m"} : new String[] {tagged};
+  }
+
+  private CompletableFuture<Long> recordCall(String key, double[] values) {
+    String[] args = new String[1 + specArgs.length + values.length];
+    args[0] = time.now();
+    System.arraycopy(specArgs, 0, args, 1, specArgs.length);
+    int at = 1 + specArgs.length;
+    for (double v : values) {
+      args[at++] = Double.toString(v); // reads back as the same double
+    }
+    return seam.callInteger(exact ? "wp_xrecord" : "wp_record", keys(key), args);
+  }
+
+  private CompletableFuture<List<Object>> summaryCall(String key) {
+    String[] args = summaryArgs.clone();
+    args[0] = time.now();
+    return seam.callList(exact ? "wp_xsummary" : "wp_summary", keys(key), args);
+  }
+
+  /**
+   * The summary of a reply, built where it does no harm: a histogram's (its occupied buckets, a
+   * few hundred for data spanning three decades at 1%) on the thread completing the call, an
+   * exact window's (parsing and sorting up to 1,000,000 values) on the common pool, off the
+   * client's event loop.
+   */
+  private CompletableFuture<Summary> summaryStage(String key) {
+    CompletableFuture<List<Object>> reply = summaryCall(key);
+    return exact ? reply.thenApplyAsync(this::exactSummary)
+        : reply.thenApply(this::histogramSummary);
+  }
+
+  private Summary summaryOf(List<Object> reply) {
+    return exact ? exactSummary(reply) : histogramSummary(reply);
+  }
+
+  /** {@code [count, sum, min, max, key1, count1, ...]}: doubles as strings, the rest integers. */
+  private Summary histogramSummary(List<Object> reply) {
+    long count = (Long) reply.get(0);
+    if (count == 0) {
+      return empty;
+    }
+    LogHistogram histogram = new LogHistogram(buckets);
+    for (int i = 4; i + 1 < reply.size(); i += 2) {
+      histogram.add((int) (long) (Long) reply.get(i), (Long) reply.get(i + 1));
+    }
+    return Summary.ofHistogram(count, parse(reply.get(1)), parse(reply.get(2)),
+        parse(reply.get(3)), histogram);
+  }
+
+  /** The values in the window, as strings. */
+  private Summary exactSummary(List<Object> reply) {
+    double[] values = new double[reply.size()];
+    for (int i = 0; i < values.length; i++) {
+      values[i] = parse(reply.get(i));
+    }
+    return Summary.ofValues(values);
+  }
+
+  /** A double from the library: %.17g, or inf, -inf, nan (an overflowed sum). */
+  static double parse(Object reply) {
+    String s = (String) reply;
+    switch (s) {
+      case "inf":
+        return Double.POSITIVE_INFINITY;
+      case "-inf":
+        return Double.NEGATIVE_INFINITY;
+      case "nan":
+        return Double.NaN;
+      default:
+        return Double.parseDouble(s);
+    }
+  }
+
+  @Override
+  public void record(String key, double[] values) {
+    Calls.await(recordCall(key, values), guardMillis, "record");
+  }
+
+  @Override
+  public Summary summary(String key) {
+    return summaryOf(Calls.await(summaryCall(key), guardMillis, "summary"));
+  }
+
+  @Override
+  public boolean holdsState(String key) {
+    String[] args = holdsArgs.clone();
+    args[0] = time.now();
+    return Calls.await(seam.callInteger("wp_holds", keys(key), args), guardMillis,
+        "holdsState") == 1;
+  }
+
+  @Override
+  public List<Summary> summaryAll(List<String> keys) {
+    List<List<Object>> replies = Calls.await(Calls.each(keys, this::summaryCall), guardMillis,
+        "summaryAll");
+    List<Summary> out = new ArrayList<>(replies.size());
+    for (List<Object> reply : replies) {
+      out.add(summaryOf(reply));
+    }
+    return out;
+  }
+
+  @Override
+  public CompletionStage<Void> recordAsync(String key, double[] values) {
+    return Calls.translated(recordCall(key, values).thenApply(held -> (Void) null), "record");
+  }
+
+  @Override
+  public CompletionStage<Summary> summaryAsync(String key) {
+    return Calls.translated(summaryStage(key), "summary");
+  }
+
+  @Override
+  public CompletionStage<List<Summary>> summaryAllAsync(List<String> keys) {
+    return Calls.translated(Calls.each(keys, this::summaryStage), "summaryAll");
+  }
+}
