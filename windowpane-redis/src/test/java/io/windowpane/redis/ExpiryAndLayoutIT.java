@@ -1,25 +1,38 @@
 package io.windowpane.redis;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.windowpane.CapacityExceededException;
 import io.windowpane.Limit;
+import io.windowpane.LogBuckets;
 import io.windowpane.ManualClock;
 import io.windowpane.RateLimiter;
+import io.windowpane.StatsSpec;
 import io.windowpane.WindowCounter;
 import io.windowpane.WindowSpec;
+import io.windowpane.WindowStats;
 import io.windowpane.Windowpane;
 import io.windowpane.testkit.redis.RedisServer;
 import io.windowpane.testkit.redis.RedisServerExtension;
 import io.windowpane.testkit.redis.RespClient;
 import java.time.Duration;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.Set;
+import java.util.concurrent.ExecutionException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * What the stored layouts look like in Redis: physical TTLs within W + r of the last recorded
- * event, denied requests that extend nothing, a pane hash that stays at P fields however many
- * events it saw, a log capped at the limit, and format versions checked on read.
+ * event, denied requests and summaries that extend nothing, a pane hash that stays at P fields
+ * however many events it saw, a histogram hash that drops every field of a pane leaving the
+ * window, a log capped at the limit, an exact window's refusal that changes nothing, and format
+ * versions checked on read.
  */
 @ExtendWith(RedisServerExtension.class)
 class ExpiryAndLayoutIT {
@@ -108,10 +121,150 @@ class ExpiryAndLayoutIT {
         RespClient c = redis.client()) {
       c.command("HSET", "wp1:c:{fmt:k}:p1000/10", "v", "9", "c", "5");
       WindowCounter counter = wp.counter("fmt", WindowSpec.panes(Duration.ofSeconds(1), 10));
-      org.assertj.core.api.Assertions.assertThatThrownBy(() -> counter.add("k"))
+      assertThatThrownBy(() -> counter.add("k"))
           .isInstanceOf(io.windowpane.WindowpaneException.class)
           .hasMessageContaining("WPFORMAT");
       assertThat(c.command("HGET", "wp1:c:{fmt:k}:p1000/10", "c")).isEqualTo("5");
+    }
+  }
+
+  /** The hash of a default histogram window (1% over [1e-9, 1e15]: minIndex -1036, span 2764). */
+  private static String histogramKey(String name, String key, long windowMillis, int panes) {
+    return "wp1:s:{" + name + ":" + key + "}:h" + windowMillis + "/" + panes + "/0.01/-1036/2764";
+  }
+
+  @Test
+  void stats_bothKindsExpireWithinWindowPlusResolution() {
+    try (Windowpane wp = Windowpane.using(RedisEngine.builder().uri(redis.uri()).build());
+        RespClient c = redis.client()) {
+      for (StatsSpec spec : List.of(StatsSpec.histogram(MINUTE, 12), StatsSpec.exact(MINUTE))) {
+        String name = "ttl-stats-" + (spec.isExact() ? "exact" : "histogram");
+        wp.stats(name, spec).recordAll("k", 1.5, -2.5, 0);
+        List<?> keys = (List<?>) c.command("KEYS",
+            "wp1:" + (spec.isExact() ? "x" : "s") + ":{" + name + ":k}*");
+        assertThat(keys).as("%s", spec).hasSize(spec.isExact() ? 2 : 1);
+        for (Object key : keys) {
+          assertThat(asLong(c.command("PTTL", (String) key))).as("%s %s", spec, key)
+              .isPositive().isLessThanOrEqualTo(spec.expiryMillis());
+        }
+      }
+    }
+  }
+
+  @Test
+  void stats_summariesDoNotExtendTheExpiry() {
+    ManualClock clock = ManualClock.at(1_700_000_000_000L);
+    try (Windowpane wp = Windowpane.using(RedisEngine.builder().uri(redis.uri()).clock(clock)
+        .expiryGrace(Duration.ZERO).build()); RespClient c = redis.client()) {
+      WindowStats histogram = wp.stats("read-h", StatsSpec.histogram(MINUTE, 12));
+      WindowStats exact = wp.stats("read-x", StatsSpec.exact(MINUTE));
+      histogram.record("k", 3);
+      exact.record("k", 3);
+      String hash = histogramKey("read-h", "k", 60_000, 12);
+      String meta = "wp1:x:{read-x:k}:x60000:m";
+      long hashExpiry = asLong(c.command("HGET", hash, "e"));
+      long metaExpiry = asLong(c.command("HGET", meta, "e"));
+      clock.advance(30_000);
+      assertThat(histogram.summary("k").count()).isEqualTo(1);
+      assertThat(exact.summary("k").count()).isEqualTo(1);
+      assertThat(asLong(c.command("HGET", hash, "e"))).isEqualTo(hashExpiry);
+      assertThat(asLong(c.command("HGET", meta, "e"))).isEqualTo(metaExpiry);
+      assertThat(asLong(c.command("PTTL", hash))).as("no PEXPIRE on a summary")
+          .isLessThanOrEqualTo(hashExpiry - (clock.millis() - 30_000));
+      assertThat(asLong(c.command("PTTL", meta)))
+          .isLessThanOrEqualTo(metaExpiry - (clock.millis() - 30_000));
+    }
+  }
+
+  @Test
+  void histogram_aPaneLeavingTheWindowTakesEveryFieldWithIt() {
+    ManualClock clock = ManualClock.at(1_700_000_000_000L);
+    try (Windowpane wp = Windowpane.using(RedisEngine.builder().uri(redis.uri()).clock(clock)
+        .expiryGrace(Duration.ofMinutes(10)).build()); RespClient c = redis.client()) {
+      int panes = 6; // r = 1 s
+      StatsSpec spec = StatsSpec.histogram(Duration.ofSeconds(6), panes);
+      WindowStats stats = wp.stats("departures", spec);
+      String hash = histogramKey("departures", "k", 6_000, panes);
+      LogBuckets buckets = spec.buckets();
+      Map<Long, Set<Integer>> keysByPane = new HashMap<>();
+      Random random = new Random(11);
+      long newest = Long.MIN_VALUE;
+      for (int step = 0; step < 600; step++) {
+        int jump = random.nextInt(40);
+        clock.advance(jump == 0 ? 7_000 : jump < 4 ? 2_000 + random.nextInt(2_000)
+            : random.nextInt(300)); // past a whole lap, a few panes at once, or within a pane
+        double[] values = new double[1 + random.nextInt(40)];
+        for (int i = 0; i < values.length; i++) { // nine decades either side: many buckets
+          values[i] = (random.nextInt(4) == 0 ? -1 : 1) * Math.exp(random.nextGaussian() * 5);
+        }
+        stats.recordAll("k", values);
+        long pane = Math.floorDiv(clock.millis(), 1000L);
+        newest = Math.max(newest, pane);
+        Set<Integer> keys = keysByPane.computeIfAbsent(pane, p -> new HashSet<>());
+        for (double v : values) {
+          keys.add(buckets.key(v));
+        }
+        long expected = 3; // v, e, h
+        for (Map.Entry<Long, Set<Integer>> e : keysByPane.entrySet()) {
+          if (e.getKey() > newest - panes) {
+            expected += 6 + e.getValue().size(); // n, s, e, min, max, k and one per bucket
+          }
+        }
+        assertThat(asLong(c.command("HLEN", hash))).as("fields after step %d", step)
+            .isEqualTo(expected);
+      }
+    }
+  }
+
+  @Test
+  void exact_aRecordPastMaxValues_failsWithWpfullAndChangesNothing() throws Exception {
+    ManualClock clock = ManualClock.at(1_700_000_000_000L);
+    try (Windowpane wp = Windowpane.using(RedisEngine.builder().uri(redis.uri()).clock(clock)
+        .expiryGrace(Duration.ZERO).build()); RespClient c = redis.client()) {
+      WindowStats stats = wp.stats("full", StatsSpec.exact(MINUTE).withMaxValues(5));
+      String set = "wp1:x:{full:k}:x60000";
+      String meta = set + ":m";
+      stats.recordAll("k", 1, 2, 3, 4);
+      Object values = c.command("ZRANGE", set, "0", "-1", "WITHSCORES");
+      Object state = c.command("HGETALL", meta);
+      long ttl = asLong(c.command("PTTL", set));
+      clock.advance(10);
+      assertThatThrownBy(() -> stats.recordAll("k", 5, 6))
+          .isInstanceOf(CapacityExceededException.class)
+          .hasMessageContaining("holds 4 values and may hold at most 5 (maxValues)");
+      assertThat(stats.recordAllAsync("k", 5, 6).toCompletableFuture())
+          .failsWithin(Duration.ofSeconds(5)).withThrowableOfType(ExecutionException.class)
+          .withCauseInstanceOf(CapacityExceededException.class);
+      assertThat(c.command("ZRANGE", set, "0", "-1", "WITHSCORES")).isEqualTo(values);
+      assertThat(c.command("HGETALL", meta)).isEqualTo(state);
+      assertThat(asLong(c.command("PTTL", set))).isLessThanOrEqualTo(ttl);
+      stats.record("k", 5);
+      assertThat(asLong(c.command("ZCARD", set))).isEqualTo(5);
+      clock.advance(59_990); // the first four left (the fifth, 10 ms younger, stays)
+      stats.recordAll("k", 6, 7, 8, 9);
+      assertThat(asLong(c.command("ZCARD", set))).isEqualTo(5);
+      assertThat(stats.summary("k").sum()).isEqualTo(35);
+    }
+  }
+
+  @Test
+  void stats_aKeyInAnotherFormat_isAnErrorNotAWrongAnswer() {
+    try (Windowpane wp = Windowpane.using(RedisEngine.builder().uri(redis.uri()).build());
+        RespClient c = redis.client()) {
+      String hash = histogramKey("fmt-h", "k", 1000, 10);
+      c.command("HSET", hash, "v", "9", "e", "99999999999999", "h", "0");
+      c.command("HSET", "wp1:x:{fmt-x:k}:x1000:m", "v", "9");
+      WindowStats histogram = wp.stats("fmt-h", StatsSpec.histogram(Duration.ofSeconds(1), 10));
+      WindowStats exact = wp.stats("fmt-x", StatsSpec.exact(Duration.ofSeconds(1)));
+      for (WindowStats stats : List.of(histogram, exact)) {
+        assertThatThrownBy(() -> stats.record("k", 1))
+            .isInstanceOf(io.windowpane.WindowpaneException.class)
+            .hasMessageContaining("WPFORMAT");
+        assertThatThrownBy(() -> stats.summary("k"))
+            .isInstanceOf(io.windowpane.WindowpaneException.class)
+            .hasMessageContaining("WPFORMAT");
+      }
+      assertThat(asLong(c.command("HLEN", hash))).as("nothing written").isEqualTo(3);
     }
   }
 }

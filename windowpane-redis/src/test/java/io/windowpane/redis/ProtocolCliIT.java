@@ -7,8 +7,11 @@ import io.windowpane.Limit;
 import io.windowpane.ManualClock;
 import io.windowpane.Quota;
 import io.windowpane.RateLimiter;
+import io.windowpane.StatsSpec;
+import io.windowpane.Summary;
 import io.windowpane.WindowCounter;
 import io.windowpane.WindowSpec;
+import io.windowpane.WindowStats;
 import io.windowpane.Windowpane;
 import io.windowpane.testkit.redis.RedisServer;
 import io.windowpane.testkit.redis.RedisServerExtension;
@@ -16,6 +19,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -111,5 +115,96 @@ class ProtocolCliIT {
       assertThat(cli("EXISTS", "wp1:r:{x:k}:0:p1000/10", "wp1:c:{x:k}:p1000/7"))
           .as("nothing changed").containsExactly("0");
     }
+  }
+
+  private static String[] concat(String[] head, String... tail) {
+    String[] out = Arrays.copyOf(head, head.length + tail.length);
+    System.arraycopy(tail, 0, out, head.length, tail.length);
+    return out;
+  }
+
+  @Test
+  void histogram_fromRedisCli_andFromJava_agree() throws Exception {
+    ManualClock clock = ManualClock.at(T);
+    try (Windowpane wp = TestEngines.standalone(redis, clock, ScriptMode.AUTO)) {
+      WindowStats latency = wp.stats("latency",
+          StatsSpec.histogram(Duration.ofMinutes(1), 12));
+      // W, P, accuracy, minIndex and span of the default mapping (1% over [1e-9, 1e15])
+      String[] record = {"FCALL", "wp_record", "1",
+          "wp1:s:{latency:merchant:7}:h60000/12/0.01/-1036/2764", Long.toString(T),
+          "60000", "12", "0.01", "-1036", "2764"};
+      assertThat(cli(concat(record, "42.5", "17", "0"))).as("the pane's count")
+          .containsExactly("3");
+      latency.recordAll("merchant:7", 1000.25, -3);
+      Summary s = latency.summary("merchant:7");
+      assertThat(s.count()).isEqualTo(5);
+      assertThat(s.sum()).isEqualTo(1056.75);
+      assertThat(s.min()).isEqualTo(-3);
+      assertThat(s.max()).isEqualTo(1000.25);
+
+      String[] summary = Arrays.copyOf(record, record.length);
+      summary[1] = "wp_summary";
+      summary[4] = Long.toString(T + 59_999);
+      List<String> expected = new ArrayList<>(List.of("5", "1056.75", "-3", "1000.25"));
+      for (int key : s.histogram().orElseThrow().keys()) {
+        expected.add(Integer.toString(key));
+        expected.add(Long.toString(s.histogram().orElseThrow().count(key)));
+      }
+      assertThat(expected).as("five buckets, 0 among them").hasSize(4 + 2 * 5);
+      assertThat(cli(summary)).isEqualTo(expected);
+
+      summary[4] = Long.toString(T + 60_000); // the pane of T has left
+      assertThat(cli(summary)).containsExactly("0", "0", "nan", "nan");
+      clock.set(T + 60_000);
+      assertThat(latency.summary("merchant:7").isEmpty()).isTrue();
+    }
+  }
+
+  @Test
+  void exact_fromRedisCli_andFromJava_agree() throws Exception {
+    ManualClock clock = ManualClock.at(T);
+    try (Windowpane wp = TestEngines.standalone(redis, clock, ScriptMode.AUTO)) {
+      WindowStats amounts = wp.stats("amounts",
+          StatsSpec.exact(Duration.ofMinutes(10)).withMaxValues(3));
+      String set = "wp1:x:{amounts:card:1}:x600000";
+      String[] record = {"FCALL", "wp_xrecord", "2", set, set + ":m", Long.toString(T),
+          "600000", "3"};
+      assertThat(cli(concat(record, "19.99", "5"))).as("values held").containsExactly("2");
+      amounts.record("card:1", 0.1);
+      Summary s = amounts.summary("card:1");
+      assertThat(s.count()).isEqualTo(3);
+      assertThat(s.quantile(0.5)).isEqualTo(5);
+      assertThat(s.sum()).isEqualTo(Summary.ofValues(new double[] {19.99, 5, 0.1}).sum());
+
+      List<String> values = cli("FCALL", "wp_xsummary", "2", set, set + ":m",
+          Long.toString(T + 1), "600000");
+      assertThat(values).containsExactlyInAnyOrder("19.989999999999998", "5",
+          "0.10000000000000001"); // %.17g: each reads back as the same double
+      assertThat(values.stream().mapToDouble(Double::parseDouble).sorted().toArray())
+          .containsExactly(0.1, 5, 19.99);
+      assertThat(String.join("\n", cli(concat(record, "1"))))
+          .startsWith("WPFULL " + set + " holds 3 values and may hold at most 3 (maxValues); "
+              + "1 more refused, nothing recorded");
+      assertThat(amounts.summary("card:1").count()).isEqualTo(3);
+    }
+  }
+
+  @Test
+  void stats_badArguments_fromRedisCli_getTheDocumentedErrors() throws Exception {
+    String hash = "wp1:s:{bad:k}:h1000/10/0.01/-1036/2764";
+    String[] record = {"FCALL", "wp_record", "1", hash, "", "1000", "10", "0.01", "-1036",
+        "2764"};
+    assertThat(String.join("\n", cli(concat(record, "1", "nan"))))
+        .startsWith("WPARGS value must be a finite number, was nan");
+    assertThat(String.join("\n", cli(record)))
+        .startsWith("WPARGS values must hold 1 to 10000 values, was 0");
+    String[] badAccuracy = record.clone();
+    badAccuracy[7] = "0.5";
+    assertThat(String.join("\n", cli(concat(badAccuracy, "1"))))
+        .startsWith("WPARGS accuracy must be a number in [0.001, 0.2], was 0.5");
+    String set = "wp1:x:{bad:k}:x1000";
+    assertThat(String.join("\n", cli("FCALL", "wp_xrecord", "2", set, set + ":m", "", "1000",
+        "0", "1"))).startsWith("WPARGS maxValues must be an integer in [1, 1000000], was 0");
+    assertThat(cli("EXISTS", hash, set, set + ":m")).as("nothing changed").containsExactly("0");
   }
 }
