@@ -138,6 +138,14 @@ public final class LogBuckets {
     return key > 0 ? v : -v;
   }
 
+  /**
+   * The bucket index of {@code minMagnitude}, {@code ceil(ln(minMagnitude) / ln g)}: key {@code k}
+   * (for {@code k > 0}) is bucket index {@code k - 1 + minIndex()}. Part of the Redis protocol.
+   */
+  public int minIndex() {
+    return minIndex;
+  }
+
   /** The largest key; keys run from {@code -maxKey()} to {@code maxKey()}. */
   public int maxKey() {
     return span;

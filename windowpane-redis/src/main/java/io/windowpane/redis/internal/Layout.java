@@ -99,21 +99,13 @@ final class Layout {
   }
 
   /**
-   * The five spec arguments of a histogram window: W, P, relative accuracy, minIndex, span.
-   * {@code minIndex = ceil(ln(minMagnitude) / ln g)} with {@code g = (1 + a) / (1 - a)},
-   * computed by the same expressions as {@link LogBuckets} (which keeps it private), and
-   * {@code span = maxKey()}.
+   * The five spec arguments of a histogram window: W, P, relative accuracy, minIndex, span
+   * ({@link LogBuckets#minIndex()} and {@link LogBuckets#maxKey()}).
    */
   static String[] histogramArgs(StatsSpec spec) {
     LogBuckets b = spec.buckets();
     double a = b.relativeAccuracy();
-    double lnGamma = Math.log((1 + a) / (1 - a));
-    int minIndex = (int) Math.ceil(Math.log(b.minMagnitude()) / lnGamma);
-    int maxIndex = (int) Math.ceil(Math.log(b.maxMagnitude()) / lnGamma);
-    if (maxIndex - minIndex + 1 != b.maxKey()) {
-      throw new IllegalStateException("bucket geometry of " + b + " does not match: minIndex "
-          + minIndex + ", maxIndex " + maxIndex + ", maxKey " + b.maxKey());
-    }
+    int minIndex = b.minIndex();
     return new String[] {Long.toString(spec.window().windowMillis()),
         Integer.toString(spec.window().panes()),
         BigDecimal.valueOf(a).stripTrailingZeros().toPlainString(), Integer.toString(minIndex),
