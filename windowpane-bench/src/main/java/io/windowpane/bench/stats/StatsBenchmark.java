@@ -22,8 +22,8 @@ import org.openjdk.jmh.infra.ThreadParams;
  * Design note: one statistics window shared by all benchmark threads (Scope.Benchmark), one
  * hot key, every thread recording lognormal latencies into it as fast as it can. The window is
  * held at `population` values by WindowTraffic: before the trial it is prefilled with one window
- * of values spread over 60 s (1000 batches at 60 ms steps of a ManualClock), and during it every
- * thread moves the clock one 60 ms step on per population / 1000 of its own calls, so expired
+ * of values spread over 60 s (1000 batches 60 ms apart on a ManualClock), and during it every
+ * thread moves the clock one 600 ms step on per population / 100 of its own calls, so expired
  * values leave as fast as new ones come (see WindowTraffic). Each fork runs one implementation,
  * so call sites stay monomorphic. The values are precomputed per thread.
  */
@@ -86,7 +86,7 @@ public class StatsBenchmark {
     WindowTraffic traffic = new WindowTraffic(WINDOW_MILLIS, population, 1);
     clock = ManualClock.at(WindowTraffic.START_MILLIS);
     stats = impl.create(clock, WINDOW_MILLIS, panes);
-    traffic.prefill(clock, 1, WindowTraffic.STEPS_PER_WINDOW, LatencyValues.seeded(1),
+    traffic.prefill(clock, 1, WindowTraffic.PREFILL_BATCHES_PER_WINDOW, LatencyValues.seeded(1),
         (key, time, values) -> {
           for (double v : values) {
             stats.record(KEY, v);
