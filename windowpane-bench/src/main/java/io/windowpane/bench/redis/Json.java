@@ -8,11 +8,11 @@ import java.util.Optional;
  * Writes maps, lists, strings, numbers, booleans and {@code null} as JSON; enough for the result
  * files, without a JSON library on the benchmark's classpath.
  */
-final class Json {
+public final class Json {
 
   private Json() {}
 
-  static String write(Object value) {
+  public static String write(Object value) {
     StringBuilder out = new StringBuilder();
     write(value, out, "");
     return out.append('\n').toString();

@@ -10,7 +10,7 @@ import java.util.List;
 import java.util.Map;
 
 /** Where and how a run happened: recorded beside every result. */
-final class Machine {
+public final class Machine {
 
   private Machine() {}
 
@@ -18,7 +18,7 @@ final class Machine {
    * Date, processors, CPU model, kernel, JVM, the server's version, the command line, and the
    * commit the runner script passes as {@code -Dwindowpane.bench.commit}.
    */
-  static Map<String, Object> describe(String redisVersion, String[] args) {
+  public static Map<String, Object> describe(String redisVersion, String[] args) {
     Map<String, Object> m = new LinkedHashMap<>();
     m.put("date", Instant.now().truncatedTo(ChronoUnit.SECONDS).toString());
     m.put("nproc", Runtime.getRuntime().availableProcessors());
