@@ -18,6 +18,12 @@ import org.HdrHistogram.Histogram;
  * the histograms are merged after the callers are joined. The server's statistics are reset just
  * before the phase flips to MEASURE and read after the callers have stopped, so they cover the
  * measured calls give or take one in-flight call per thread at each edge.
+ *
+ * Calls that take seconds (a raw statistics request at 1,000,000 values) are counted when they
+ * complete instead (the phase is read again after the call): with calls as long as the interval,
+ * "started in MEASURE" would count calls whose time lies mostly after it, while "completed in
+ * MEASURE" divided by the interval is the throughput in it. For calls of microseconds the two
+ * agree.
  */
 
 /** Runs one contender on one key set: warmup, then a measured interval, N blocking callers. */
@@ -34,16 +40,33 @@ final class LoadRun {
   private static final Duration JOIN_TIMEOUT = Duration.ofSeconds(10);
 
   private volatile int phase = WARMUP;
+  private final boolean atCompletion;
 
-  private LoadRun() {}
+  private LoadRun(boolean atCompletion) {
+    this.atCompletion = atCompletion;
+  }
 
+  /** Counts the calls started in the measured interval. */
   static Result run(String label, Contender contender, KeySet keySet, int threads,
       Duration warmup, Duration duration, Optional<ServerStats> stats) throws InterruptedException {
-    return new LoadRun().measure(label, contender, keySet, threads, warmup, duration, stats);
+    return new LoadRun(false).measure(label, contender, keySet, threads, warmup, duration, stats,
+        JOIN_TIMEOUT);
+  }
+
+  /**
+   * Counts the calls completed in the measured interval, and waits up to {@code joinTimeout}
+   * for each caller's last call after the end: for contenders whose calls may take seconds.
+   */
+  static Result runCountingCompletions(String label, Contender contender, KeySet keySet,
+      int threads, Duration warmup, Duration duration, Optional<ServerStats> stats,
+      Duration joinTimeout) throws InterruptedException {
+    return new LoadRun(true).measure(label, contender, keySet, threads, warmup, duration, stats,
+        joinTimeout);
   }
 
   private Result measure(String label, Contender contender, KeySet keySet, int threads,
-      Duration warmup, Duration duration, Optional<ServerStats> stats) throws InterruptedException {
+      Duration warmup, Duration duration, Optional<ServerStats> stats, Duration joinTimeout)
+      throws InterruptedException {
     List<Caller> callers = new ArrayList<>(threads);
     for (int t = 0; t < threads; t++) {
       Caller caller = new Caller(contender, keySet.sequence(t));
@@ -64,7 +87,7 @@ final class LoadRun {
 
     int stuck = 0;
     for (Caller c : callers) {
-      c.thread.join(JOIN_TIMEOUT.toMillis());
+      c.thread.join(joinTimeout.toMillis());
       if (c.thread.isAlive()) {
         stuck++;
       }
@@ -127,12 +150,12 @@ final class LoadRun {
         try {
           Outcome outcome = contender.decide(key);
           long took = System.nanoTime() - t0;
-          if (p == MEASURE) {
+          if ((atCompletion ? phase : p) == MEASURE) {
             latency.recordValue(Math.min(took, MAX_LATENCY_NANOS));
             outcomes[outcome.ordinal()]++;
           }
         } catch (Exception e) {
-          if (p == MEASURE) {
+          if ((atCompletion ? phase : p) == MEASURE) {
             errors++;
           }
           if (firstError == null) {

@@ -241,7 +241,7 @@ public final class MemoryStudy {
   }
 
   /** Every key on the server. */
-  private static List<String> scan(RespClient client) {
+  static List<String> scan(RespClient client) {
     List<String> keys = new ArrayList<>();
     String cursor = "0";
     do {
@@ -256,7 +256,7 @@ public final class MemoryStudy {
   }
 
   /** A key's type, encoding, element count and {@code MEMORY USAGE ... SAMPLES 0}. */
-  private static Map<String, Object> describe(RespClient client, String key) {
+  static Map<String, Object> describe(RespClient client, String key) {
     Map<String, Object> k = new LinkedHashMap<>();
     String type = (String) client.command("TYPE", key);
     k.put("key", key);

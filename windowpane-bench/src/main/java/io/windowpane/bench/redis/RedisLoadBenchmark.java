@@ -164,7 +164,7 @@ public final class RedisLoadBenchmark {
   }
 
   /** Ends the JVM if the run overstays its budget (a hung client, a server that stopped answering). */
-  private static final class Watchdog {
+  static final class Watchdog {
     static void start(Duration budget) {
       Thread t = new Thread(() -> {
         try {

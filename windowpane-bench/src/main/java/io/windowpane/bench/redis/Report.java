@@ -14,18 +14,26 @@ final class Report {
 
   /** One table of every contender's result in one scenario, then their server commands. */
   static void print(List<Result> results, PrintStream out) {
-    out.printf(Locale.ROOT, "%-20s %12s %9s %9s %9s %9s %11s %11s %8s %7s %9s %9s%n",
-        "contender", "decisions/s", "p50 us", "p99 us", "p99.9 us", "max us", "allowed",
+    print(results, out, "decisions/s");
+  }
+
+  /** As above, with {@code rate} heading the throughput column (e.g. {@code "calls/s"}). */
+  static void print(List<Result> results, PrintStream out, String rate) {
+    int width = Math.max(20, results.stream().mapToInt(r -> r.contender().length()).max().orElse(0));
+    String column = "%-" + width + "s";
+    out.printf(Locale.ROOT, column + " %12s %9s %9s %9s %9s %11s %11s %8s %7s %9s %9s%n",
+        "contender", rate, "p50 us", "p99 us", "p99.9 us", "max us", "allowed",
         "denied", "gave up", "errors", "srv cpu%", "cpu us/op");
     for (Result r : results) {
       if (r.seconds() == 0) {
-        out.printf(Locale.ROOT, "%-20s %12s%n", r.contender(), "unavailable");
+        out.printf(Locale.ROOT, column + " %12s%n", r.contender(), "unavailable");
         continue;
       }
       Histogram h = r.latency();
       boolean counts = r.counted() > 0 && r.allowed() + r.denied() == 0;
-      out.printf(Locale.ROOT, "%-20s %,12.0f %9s %9s %9s %9s %11s %11s %,8d %,7d %9s %9s%n",
-          r.contender(), r.decisionsPerSecond(), micros(h, 50), micros(h, 99), micros(h, 99.9),
+      out.printf(Locale.ROOT, column + " %12s %9s %9s %9s %9s %11s %11s %,8d %,7d %9s %9s%n",
+          r.contender(), String.format(Locale.ROOT, r.decisionsPerSecond() < 100 ? "%,.2f" : "%,.0f",
+              r.decisionsPerSecond()), micros(h, 50), micros(h, 99), micros(h, 99.9),
           h.getTotalCount() == 0 ? "-" : String.format(Locale.ROOT, "%,.0f", h.getMaxValue() / 1e3),
           counts ? "(counts)" : String.format(Locale.ROOT, "%,d", r.allowed()),
           counts ? "-" : String.format(Locale.ROOT, "%,d", r.denied()),
@@ -42,12 +50,12 @@ final class Report {
       r.commands().forEach((name, stat) -> line.append(String.format(Locale.ROOT,
           "  %s %.2f x %.2fus%s", name, stat.calls() / (double) calls, stat.usecPerCall(),
           stat.failedCalls() > 0 ? " (" + stat.failedCalls() + " failed)" : "")));
-      out.printf(Locale.ROOT, "  %-20s%s%n", r.contender(), line.length() == 0 ? "  -" : line);
+      out.printf(Locale.ROOT, "  " + column + "%s%n", r.contender(), line.length() == 0 ? "  -" : line);
       if (r.errors() > 0 || r.decisions() == 0 || r.stuckThreads() > 0) {
-        r.firstError().ifPresent(e -> out.printf("  %-20s  first error: %s%n", "", e));
+        r.firstError().ifPresent(e -> out.printf("  " + column + "  first error: %s%n", "", e));
       }
       if (r.stuckThreads() > 0) {
-        out.printf("  %-20s  %d caller threads did not stop: counts are partial%n", "",
+        out.printf("  " + column + "  %d caller threads did not stop: counts are partial%n", "",
             r.stuckThreads());
       }
     }
