@@ -23,6 +23,13 @@ and notes every other process that used more than 5% of a CPU. A configuration s
 quiet seconds (or after 3 minutes regardless, which results/runs.log then says), and if another
 process used CPU while it ran, it is run again, up to 3 attempts; results/runs.log records every
 kept and discarded attempt and why. The gate chooses which attempt is kept, never changes one.
+
+`stats` (not in the default set; windowpane-bench/run-stats-benchmarks.sh runs it) runs
+StatsBenchmark: record and request, for the histogram window at 60 and 12 panes and the raw
+array at populations 10,000 and 1,000,000, and windowpane's exact window at 10,000, threads 2
+then 1, into results/stats-local-DATE-t2 and -t1. With WINDOWPANE_BENCH_SMOKE=1 every
+configuration runs once, briefly (-f 1 -wi 1 -w 1s -i 1 -r 1s), without the gate: a check that
+the benchmarks run, not a figure.
 """
 import json
 import os
@@ -39,8 +46,19 @@ IMPLS = ('WINDOWPANE_PANES WINDOWPANE_WEIGHTED WINDOWPANE_LOG SENTINEL RESILIENC
 SCENARIOS = ('ALLOWED', 'DENIED')
 FIGURE = ['-f', '2', '-wi', '3', '-w', '1s', '-i', '5', '-r', '1s', '-prof', 'gc']
 CHECK = ['-f', '1', '-wi', '2', '-w', '1s', '-i', '3', '-r', '1s']
+SMOKE = os.environ.get('WINDOWPANE_BENCH_SMOKE', '0') == '1'
+if SMOKE:
+    FIGURE = ['-f', '1', '-wi', '1', '-w', '1s', '-i', '1', '-r', '1s', '-prof', 'gc']
+    CHECK = FIGURE[:-2]
+# StatsBenchmark configurations: (impl, panes, population); panes matter to the histogram only.
+STATS = ([('WINDOWPANE_HISTOGRAM', '60', p) for p in ('10000', '1000000')]
+         + [('WINDOWPANE_HISTOGRAM', '12', p) for p in ('10000', '1000000')]
+         + [('RAW_ARRAY', '60', p) for p in ('10000', '1000000')]
+         + [('WINDOWPANE_EXACT', '60', '10000')])
+STAMP = time.strftime('%Y%m%d-%H%M%S', time.gmtime())
 
 busy = []  # (time, percent of a CPU, command line) of other processes
+failures = []  # configurations whose JMH run failed
 ours = set()  # pids seen running the benchmark jar: their exit is not someone else's load
 
 
@@ -91,7 +109,7 @@ def run(log, name, args):
     described = ' '.join(args)
     for attempt in range(1, 4):
         waited = time.time()
-        while not quiet_for(8) and time.time() - waited < 180:
+        while not SMOKE and not quiet_for(8) and time.time() - waited < 180:
             time.sleep(1)
         quiet = quiet_for(8)
         result = f'/tmp/windowpane-bench-{os.getpid()}.json'
@@ -101,17 +119,19 @@ def run(log, name, args):
                               capture_output=True, text=True)
         end = time.time()
         if done.returncode != 0:
+            failures.append(described)
             say(log, f'FAILED (exit {done.returncode}) [{described}]')
             sys.stderr.write(done.stdout[-4000:] + done.stderr[-4000:])
             return
         others = [b for b in busy if start - 1 <= b[0] <= end + 1]
-        if others and attempt < 3:
+        if others and attempt < 3 and not SMOKE:
             names = sorted({b[2] for b in others})[:2]
             say(log, f'discarded attempt {attempt} of [{described}]: other processes used CPU '
                      f'in {len(others)} one-second samples: {names}')
             continue
         notes = (f' (KEPT DESPITE {len(others)} busy samples)' if others else '') \
-            + ('' if quiet else ' (no quiet period before it)')
+            + ('' if quiet else ' (no quiet period before it)') \
+            + (' (SMOKE: a check, not a figure)' if SMOKE else '')
         say(log, f'kept attempt {attempt} of [{described}] {end - start:.0f} s{notes}')
         with open(f'{OUT}/{name}.txt', 'a') as text:
             text.write(done.stdout)
@@ -145,10 +165,18 @@ def main(which):
                         run(log, f'local-outcomes-t{t}', ['LocalDecideBenchmark.decideCounted',
                                                           '-p', f'impl={impl}', '-p', f'scenario={scenario}',
                                                           '-t', t] + CHECK)
+        for t in ('2', '1'):
+            if 'stats' in which:
+                for method in ('record', 'request'):
+                    for impl, panes, population in STATS:
+                        run(log, f'stats-local-{STAMP}-t{t}',
+                            [f'StatsBenchmark.{method}$', '-p', f'impl={impl}', '-p', f'panes={panes}',
+                             '-p', f'population={population}', '-t', t] + FIGURE)
         if 'clock' in which:
             run(log, 'clock', ['ClockBenchmark', '-t', '1', '-f', '1', '-wi', '3', '-w', '1s', '-i', '5', '-r', '1s'])
-        say(log, 'done')
+        say(log, f'done, {len(failures)} failed' if failures else 'done')
+    return 1 if failures else 0
 
 
 if __name__ == '__main__':
-    main(sys.argv[1:] or ['decide', 'acquire', 'counted', 'clock'])
+    sys.exit(main(sys.argv[1:] or ['decide', 'acquire', 'counted', 'clock']))
