@@ -18,12 +18,13 @@
 #   redis-memory  StatsMemoryStudy: MEMORY USAGE of one key's window, a redis-server per cell
 #                 -> results/stats-redis-memory-DATE.txt/.json
 #   redis-load    StatsLoadBenchmark: calls/s, p50, p99 against a redis-server of its own, 16
-#                 caller threads, 20 s measured after 5 s warmup per contender and scenario
+#                 caller threads, 20 s measured after 5 s warmup per contender and scenario,
+#                 histogram windows at 60 and 12 panes
 #                 -> results/stats-redis-load-DATE.txt/.json
 #
 # The Java programs start and stop their own redis-server processes on free loopback ports
 # (the testkit's RedisServer; Debian: apt-get install redis-server). Extra options for the
-# load generator go in STATS_LOAD_ARGS, e.g. STATS_LOAD_ARGS="--panes 60,12".
+# load generator go in STATS_LOAD_ARGS (later options win), e.g. STATS_LOAD_ARGS="--threads 8".
 #
 # --smoke: every part briefly (JMH -f 1 -wi 1 -i 1 of 1 s, no gate; memory at 10,000 only; load
 # with 4 threads, 2 s), written to a temporary directory unless WINDOWPANE_BENCH_RESULTS says
@@ -115,7 +116,7 @@ for part in "${parts[@]}"; do
       if [[ $smoke -eq 1 ]]; then
         args=(--threads 4 --duration 2s --warmup 1s --scenarios 1x10000,1x1000000)
       else
-        args=(--duration 20s --warmup 5s)
+        args=(--duration 20s --warmup 5s --panes 60,12)
       fi
       # shellcheck disable=SC2206 # STATS_LOAD_ARGS is a list of words on purpose
       args+=(${STATS_LOAD_ARGS:-})
