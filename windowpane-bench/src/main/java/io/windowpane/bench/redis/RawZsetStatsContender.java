@@ -97,7 +97,7 @@ final class RawZsetStatsContender implements StatsContender {
               String k = RawZsetStatsContender.this.keys[key];
               for (int from = 0; from < batch.length; from += PREFILL_CHUNK) {
                 int n = Math.min(PREFILL_CHUNK, batch.length - from);
-                @SuppressWarnings("unchecked")
+                @SuppressWarnings({"unchecked", "rawtypes"}) // generic array for Lettuce's varargs
                 ScoredValue<String>[] members = new ScoredValue[n];
                 for (int i = 0; i < n; i++) {
                   members[i] = ScoredValue.just(timeMillis,
