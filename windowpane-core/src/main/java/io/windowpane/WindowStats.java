@@ -39,7 +39,7 @@ public final class WindowStats {
   /** Records one value now. */
   public void record(String key, double value) {
     Checks.key(key);
-    store.record(key, new double[] {Checks.finite("value", value)});
+    store.record(key, Checks.finite("value", value));
   }
 
   /** Records several values now, at the same instant, in one engine call. */

@@ -17,6 +17,11 @@ public interface StatsStore {
   /** Records {@code values} now, all at the same instant. */
   void record(String key, double[] values);
 
+  /** Records one value now; the default wraps it in an array. */
+  default void record(String key, double value) {
+    record(key, new double[] {value});
+  }
+
   /** The window's statistics now. */
   Summary summary(String key);
 

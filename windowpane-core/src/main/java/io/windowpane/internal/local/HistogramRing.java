@@ -40,6 +40,16 @@ final class HistogramRing implements StatsWindow {
 
   @Override
   public void record(long now, double[] values) {
+    record(now, values, 0);
+  }
+
+  @Override
+  public void record(long now, double value) {
+    record(now, null, value); // no array on the single-value path
+  }
+
+  /** Records {@code values}, or {@code value} alone when {@code values} is null. */
+  private void record(long now, double[] values, double value) {
     long id = Math.floorDiv(now, paneMillis);
     for (;;) {
       int slot = (int) Math.floorMod(id, (long) slots.length);
@@ -54,7 +64,11 @@ final class HistogramRing implements StatsWindow {
         id = pane.id; // more than a lap behind: act at the newer pane
         continue;
       }
-      pane.record(values, buckets);
+      if (values == null) {
+        pane.record(value, buckets);
+      } else {
+        pane.record(values, buckets);
+      }
       StatsPane current = slotAcquire(slot);
       if (current == pane) {
         return;

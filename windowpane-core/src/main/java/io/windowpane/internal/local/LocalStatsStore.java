@@ -34,6 +34,19 @@ final class LocalStatsStore implements StatsStore {
   }
 
   @Override
+  public void record(String key, double value) {
+    long now = clock.millis();
+    for (;;) {
+      StatsState state = (StatsState) table.forWrite(key, now);
+      state.window.record(now, value);
+      if (state.touch(now)) {
+        return;
+      }
+      table.forget(key, state);
+    }
+  }
+
+  @Override
   public Summary summary(String key) {
     long now = clock.millis();
     StatsState state = (StatsState) table.forRead(key, now);

@@ -64,16 +64,25 @@ final class StatsPane {
   }
 
   void record(double[] values, LogBuckets buckets) {
-    int offset = buckets.maxKey();
     for (double v : values) {
-      int index = buckets.key(v) + offset;
-      long[] chunk = chunk(index >>> CHUNK_BITS);
-      COUNTS.getAndAdd(chunk, index & (CHUNK - 1), 1L);
-      addToSum(v);
-      lowerMin(v);
-      raiseMax(v);
+      recordFields(v, buckets);
     }
     COUNT.getAndAdd(this, (long) values.length);
+  }
+
+  void record(double value, LogBuckets buckets) {
+    recordFields(value, buckets);
+    COUNT.getAndAdd(this, 1L);
+  }
+
+  /** Every field but the count, which goes last: a reader that sees the count sees the rest. */
+  private void recordFields(double v, LogBuckets buckets) {
+    int index = buckets.key(v) + buckets.maxKey();
+    long[] chunk = chunk(index >>> CHUNK_BITS);
+    COUNTS.getAndAdd(chunk, index & (CHUNK - 1), 1L);
+    addToSum(v);
+    lowerMin(v);
+    raiseMax(v);
   }
 
   private long[] chunk(int i) {

@@ -8,6 +8,11 @@ interface StatsWindow {
   /** Records {@code values} at {@code now}, all or (capacity exceeded) none. */
   void record(long now, double[] values);
 
+  /** Records one value at {@code now}. */
+  default void record(long now, double value) {
+    record(now, new double[] {value});
+  }
+
   /** The statistics of the window at {@code now}; never blocks writers. */
   Summary summary(long now);
 }
