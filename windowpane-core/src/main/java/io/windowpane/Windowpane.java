@@ -6,6 +6,8 @@ import io.windowpane.spi.Engine;
 import java.time.Duration;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
+import java.util.function.Function;
+import java.util.function.Supplier;
 
 /**
  * The entry point: an engine, and the counters and rate limiters built on it.
@@ -50,30 +52,14 @@ public final class Windowpane implements AutoCloseable {
 
   /** A sliding-window counter named {@code name}. */
   public WindowCounter counter(String name, WindowSpec spec) {
-    Checks.name(name);
-    Checks.notNull("spec", spec);
-    Object made = byName.computeIfAbsent("counter:" + name,
-        k -> new WindowCounter(name, spec, engine.counterStore(name, spec)));
-    WindowCounter counter = (WindowCounter) made;
-    if (!counter.spec().equals(spec)) {
-      throw new IllegalArgumentException("name '" + name + "' already names a counter over "
-          + counter.spec() + ", not " + spec);
-    }
-    return counter;
+    return named("counter", name, "spec", spec, WindowCounter::spec,
+        () -> new WindowCounter(name, spec, engine.counterStore(name, spec)));
   }
 
   /** A rate limiter named {@code name} over {@code quota}. */
   public RateLimiter limiter(String name, Quota quota) {
-    Checks.name(name);
-    Checks.notNull("quota", quota);
-    Object made = byName.computeIfAbsent("limiter:" + name,
-        k -> new RateLimiter(name, quota, engine.limiterStore(name, quota)));
-    RateLimiter limiter = (RateLimiter) made;
-    if (!limiter.quota().equals(quota)) {
-      throw new IllegalArgumentException("name '" + name + "' already names a limiter over "
-          + limiter.quota() + ", not " + quota);
-    }
-    return limiter;
+    return named("limiter", name, "quota", quota, RateLimiter::quota,
+        () -> new RateLimiter(name, quota, engine.limiterStore(name, quota)));
   }
 
   /** A rate limiter over a quota of the given limits. */
@@ -83,16 +69,26 @@ public final class Windowpane implements AutoCloseable {
 
   /** A statistics window named {@code name}: count, sum, mean, min, max, quantiles. */
   public WindowStats stats(String name, StatsSpec spec) {
+    return named("statistics window", name, "spec", spec, WindowStats::spec,
+        () -> new WindowStats(name, spec, engine.statsStore(name, spec)));
+  }
+
+  /**
+   * The {@code kind} named {@code name}, made on first use; the same name with another shape is
+   * refused.
+   */
+  private <T, S> T named(String kind, String name, String shapeArgument, S shape,
+      Function<T, S> shapeOf, Supplier<T> make) {
     Checks.name(name);
-    Checks.notNull("spec", spec);
-    Object made = byName.computeIfAbsent("stats:" + name,
-        k -> new WindowStats(name, spec, engine.statsStore(name, spec)));
-    WindowStats stats = (WindowStats) made;
-    if (!stats.spec().equals(spec)) {
-      throw new IllegalArgumentException("name '" + name + "' already names a statistics window"
-          + " over " + stats.spec() + ", not " + spec);
+    Checks.notNull(shapeArgument, shape);
+    @SuppressWarnings("unchecked")
+    T made = (T) byName.computeIfAbsent(kind + ":" + name, k -> make.get());
+    S existing = shapeOf.apply(made);
+    if (!existing.equals(shape)) {
+      throw new IllegalArgumentException("name '" + name + "' already names a " + kind
+          + " over " + existing + ", not " + shape);
     }
-    return stats;
+    return made;
   }
 
   /** The engine's name: "local", "redis", "etcd". */
