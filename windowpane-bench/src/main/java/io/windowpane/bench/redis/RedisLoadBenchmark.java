@@ -66,24 +66,26 @@ public final class RedisLoadBenchmark {
     }
     LETTUCE_LOG.setLevel(java.util.logging.Level.WARNING);
     Watchdog.start(options.budget());
-    int status;
-    RedisServer server = null;
-    try {
-      String uri;
-      if (options.redisUri() != null) {
-        uri = options.redisUri();
-      } else {
-        server = RedisServer.start();
-        uri = server.uri();
-        System.out.println("started " + server);
-      }
-      status = run(options, uri, args);
-    } finally {
-      if (server != null) {
-        server.close();
-      }
+    System.exit(onRedis(options.redisUri(), uri -> run(options, uri, args)));
+  }
+
+  /** What a load run does once it has a server's URI. */
+  interface Run {
+    int on(String uri) throws Exception;
+  }
+
+  /**
+   * Runs {@code run} against {@code redisUri}, or against a {@code redis-server} started on a
+   * free loopback port (and stopped afterwards) when it is null; returns the run's exit status.
+   */
+  static int onRedis(String redisUri, Run run) throws Exception {
+    if (redisUri != null) {
+      return run.on(redisUri);
     }
-    System.exit(status); // client libraries may leave non-daemon threads behind
+    try (RedisServer server = RedisServer.start()) {
+      System.out.println("started " + server);
+      return run.on(server.uri());
+    }
   }
 
   private static int run(Options options, String uri, String[] args) throws Exception {

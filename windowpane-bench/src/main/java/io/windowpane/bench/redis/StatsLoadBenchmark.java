@@ -2,7 +2,6 @@ package io.windowpane.bench.redis;
 
 import io.windowpane.StatsSpec;
 import io.windowpane.bench.stats.LatencyValues;
-import io.windowpane.testkit.redis.RedisServer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -64,24 +63,8 @@ public final class StatsLoadBenchmark {
     }
     java.util.logging.Logger.getLogger("io.lettuce").setLevel(java.util.logging.Level.WARNING);
     RedisLoadBenchmark.Watchdog.start(options.budget());
-    int status;
-    RedisServer server = null;
-    try {
-      String uri;
-      if (options.redisUri() != null) {
-        uri = options.redisUri();
-      } else {
-        server = RedisServer.start();
-        uri = server.uri();
-        System.out.println("started " + server);
-      }
-      status = run(options, uri, args);
-    } finally {
-      if (server != null) {
-        server.close();
-      }
-    }
-    System.exit(status); // client libraries may leave non-daemon threads behind
+    // client libraries may leave non-daemon threads behind: exit explicitly
+    System.exit(RedisLoadBenchmark.onRedis(options.redisUri(), uri -> run(options, uri, args)));
   }
 
   private static int run(StatsOptions options, String uri, String[] args) throws Exception {
