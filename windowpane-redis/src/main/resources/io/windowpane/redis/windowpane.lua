@@ -1,6 +1,6 @@
 #!lua name=windowpane
 --[[
-  windowpane function library, version 2 (layout format 1).
+  windowpane function library, version 3 (layout format 1; histogram layout format 2).
 
   The protocol (function names, KEYS, ARGV, replies, error strings) is documented in
   docs/redis-protocol.md; any Redis client can call these functions with FCALL and get the
@@ -24,11 +24,14 @@
     log       a sorted set of accepted events (score = time, member = "seq:count", unique) and
               a meta hash: v, e, s (sequence), c (sum of the set's counts), o (oldest score).
               Entries leaving the window are removed by the next call.
-    histogram one hash: v, e, h (newest pane) and per live pane, by ring slot S (pane mod P):
-              S:n (count), S:s and S:e (compensated sum: high part and its error term),
-              S:min, S:max, S:<bucket key> (count per occupied bucket) and S:k (the slot's
-              bucket keys, comma-separated). A pane leaving the window has all its fields
-              removed (HDEL, named from S:k) by the call that moves h past it.
+    histogram (format 2) one hash: v, e, h (newest pane) and per stored pane, by ring slot S
+              (pane mod P): S:n (count), S:s and S:e (compensated sum: high part and its
+              error term), S:min, S:max, S:<bucket key> (count per occupied bucket) and S:k
+              (the slot's bucket keys, comma-separated); and a window aggregate, a second
+              hash (the caller's key + ":a"): per bucket key, its count summed over every
+              pane stored in the first hash. A pane leaving the window has all its fields
+              removed (HDEL, named from S:k) and its counts subtracted from the aggregate by
+              the call that moves h past it. The first hash's v stands for both.
     exact     a sorted set of values (score = time, member = "seq:<value %.17g>", unique) and a
               meta hash: v, e, s (sequence), c (members held). Entries leaving the window are
               removed by the next record.
@@ -44,15 +47,21 @@
   HSET; PEXPIRE runs once per pane (panes), fixed window (weighted) or millisecond (log).
   Statistics follow the same rule: a histogram record at the current pane is one HMGET (head,
   the pane's scalars, its bucket list and the buckets the values fall in) and one HSET, for a
-  batch of any size up to a thousand distinct buckets (beyond, both go in chunks); a record that
-  moves the head adds one HDEL of the panes leaving (and one HMGET of their bucket lists when
-  more than one leaves) and the PEXPIRE; a summary is one HGETALL. An exact record is HMGET,
+  batch of any size up to a thousand distinct buckets (beyond, both go in chunks), plus the
+  aggregate's update: one HINCRBY when the values fall in one bucket, else one HMGET and one
+  HSET. A record that moves the head adds one HMGET of the leaving panes' bucket counts (and
+  one of their bucket lists when more than one leaves), one HDEL of their fields, the
+  aggregate's HMGET and HSET (and HDEL when a bucket empties) and the two PEXPIREs. A summary
+  is one HMGET (head and every slot's five scalars) and one HGETALL of the aggregate: it costs
+  O(P + occupied buckets in the window), not O(P x occupied buckets per pane); when stored
+  panes have already left (the key was idle since) two HMGETs more. An exact record is HMGET,
   ZREMRANGEBYSCORE, ZADD and HSET; a summary HMGET and ZRANGEBYSCORE. Measured figures:
   docs/benchmarks.md.
 ]]
 
-local VERSION = 2
+local VERSION = 3
 local FORMAT = '1'
+local HFORMAT = '2' -- histograms: format 1 (no window aggregate) never shipped
 local TWO52 = 4503599627370496
 local MAX_GRACE = 366 * 24 * 3600 * 1000
 
@@ -154,10 +163,12 @@ local function muldiv(a, b, c)
   return q, r
 end
 
-local function checkFormat(v, key)
-  if v and v ~= FORMAT then
+-- expected: the layout's format, FORMAT unless given
+local function checkFormat(v, key, expected)
+  expected = expected or FORMAT
+  if v and v ~= expected then
     fail('WPFORMAT', key .. ' holds layout format ' .. tostring(v) .. ', this library reads '
-      .. FORMAT)
+      .. expected)
   end
 end
 
@@ -722,8 +733,25 @@ end
 -- Per pane the hash keeps the fields of the Java engine's StatsPane: count, the compensated sum
 -- (high part s and error term e, Neumaier/TwoSum as CompensatedSum), min, max and a count per
 -- occupied bucket, plus the list of those buckets (S:k) so that the call moving the head past
--- the pane can delete every field of it. Only panes in (h - P, h] have fields, so the hash holds
--- at most 3 + P * (6 + occupied buckets) fields.
+-- the pane can delete every field of it. Only panes in (h - P, h] have fields ("stored"), so the
+-- hash holds at most 3 + P * (6 + occupied buckets) fields.
+--
+-- The window aggregate. Merging every pane's buckets at each summary costs O(P x occupied
+-- buckets per pane): 6,880 fields and ~5 ms at 10,000 lognormal values in 60 panes. So a second
+-- hash (KEYS[2], same hash tag) holds, per bucket key, the count summed over the stored panes.
+-- Invariant, kept by every record in the same atomic call: aggregate = sum of the stored panes'
+-- bucket counts, no field at 0. A record adds its values' buckets; the record that moves the
+-- head subtracts the buckets of the panes it deletes; the record that finds the hash absent or
+-- expired deletes the aggregate too before writing. Both keys get the same PEXPIRE, and the
+-- first hash alone says whether the window is live: an aggregate without it is ignored and
+-- replaced. A summary reads the head and the P slots' scalars (count, sum, min, max: O(P)) and
+-- the aggregate (O(occupied buckets in the window)). Stored panes that have left by the
+-- summary's time (only on a key idle since its last record: a summary never writes) are
+-- subtracted; if they outnumber the live panes, the live panes' buckets are merged instead, so
+-- an idle key costs at most P / 2 panes' buckets. The panes stay the source of the count, sum,
+-- min and max (merged as before: bit for bit the local engine's) and of what leaves; a summary
+-- whose buckets do not add up to its count fails with WPFORMAT rather than answer from an
+-- aggregate that something else changed.
 
 local INF = 1 / 0
 local MAX_BATCH = 10000 -- values per record call
@@ -831,43 +859,131 @@ local function slotFields(slot, order)
   return fields
 end
 
--- appends to gone the names of every field of slot S, its buckets named by list
-local function slotGone(gone, slot, list)
-  local s = slot .. ':'
-  local n = #gone
-  gone[n + 1], gone[n + 2], gone[n + 3], gone[n + 4], gone[n + 5], gone[n + 6] =
-    s .. 'n', s .. 's', s .. 'e', s .. 'min', s .. 'max', s .. 'k'
-  if list then
-    for k in string.gmatch(list, '[^,]+') do
-      gone[#gone + 1] = s .. k
+-- the summed counts per bucket of slots' panes, read from their lists: a map key -> count, the
+-- keys in order of first appearance and the names of the bucket fields read. lists: the slots'
+-- S:k values, read by the caller or (nil) here
+local function paneBuckets(key, slots, lists)
+  if not lists then
+    lists = {}
+    for i = 1, #slots do
+      lists[i] = slots[i] .. ':k'
+    end
+    lists = hmget(key, lists)
+  end
+  local fields, keys, n = {}, {}, 0
+  for i = 1, #slots do
+    if lists[i] then
+      local s = slots[i] .. ':'
+      for k in string.gmatch(lists[i], '[^,]+') do
+        n = n + 1
+        fields[n], keys[n] = s .. k, tonumber(k)
+      end
     end
   end
+  local counts, order, m = {}, {}, 0
+  if n > 0 then
+    local values = hmget(key, fields)
+    for i = 1, n do
+      local k = keys[i]
+      local c = counts[k]
+      if c then
+        counts[k] = c + (tonumber(values[i]) or 0)
+      else
+        counts[k] = tonumber(values[i]) or 0
+        m = m + 1
+        order[m] = k
+      end
+    end
+  end
+  return counts, order, fields
 end
 
 -- deletes the fields of panes (h - p, cur - p], which leave as the head moves from h to cur;
--- cur's slot held the newest of them, its list already read (list)
+-- cur's slot held the newest of them, its list already read (list). Returns their summed
+-- bucket counts (paneBuckets), for the aggregate.
 local function leave(key, h, cur, p, slot, list)
-  local gone = {}
-  slotGone(gone, slot, list)
+  local slots, lists = {slot}, {list}
   if cur - h > 1 then
-    local slots, lists = {}, {}
+    local names = {}
     for q = h - p + 1, cur - p - 1 do
       slots[#slots + 1] = q - floordiv(q, p) * p
-      lists[#lists + 1] = slots[#slots] .. ':k'
+      names[#names + 1] = slots[#slots] .. ':k'
     end
-    lists = hmget(key, lists)
-    for i = 1, #slots do
-      slotGone(gone, slots[i], lists[i])
+    names = hmget(key, names)
+    for i = 1, #names do
+      lists[i + 1] = names[i]
     end
   end
+  local counts, order, gone = paneBuckets(key, slots, lists)
+  local n = #gone
+  for i = 1, #slots do -- and the scalars
+    local s = slots[i] .. ':'
+    gone[n + 1], gone[n + 2], gone[n + 3], gone[n + 4], gone[n + 5], gone[n + 6] =
+      s .. 'n', s .. 's', s .. 'e', s .. 'min', s .. 'max', s .. 'k'
+    n = n + 6
+  end
   chunked('HDEL', key, gone)
+  return counts, order
 end
 
--- FCALL wp_record 1 <hash> <time|""> <W> <P> <accuracy> <minIndex> <span> <value>...
+-- applies to the aggregate agg the counts of a record (counts, order) less those of the panes
+-- leaving (goneCounts, goneOrder: nil if none); a bucket reaching 0 is deleted
+local function aggregate(agg, counts, order, goneCounts, goneOrder)
+  if not goneCounts and #order == 1 then
+    redis.call('HINCRBY', agg, order[1], counts[order[1]])
+    return
+  end
+  local delta, keys = {}, {}
+  for j = 1, #order do
+    delta[order[j]] = counts[order[j]]
+  end
+  if goneCounts then
+    for j = 1, #goneOrder do
+      local k = goneOrder[j]
+      delta[k] = (delta[k] or 0) - goneCounts[k]
+    end
+  end
+  for j = 1, #order do
+    if delta[order[j]] ~= 0 then
+      keys[#keys + 1] = order[j]
+    end
+  end
+  if goneCounts then
+    for j = 1, #goneOrder do
+      local k = goneOrder[j]
+      if not counts[k] and delta[k] ~= 0 then
+        keys[#keys + 1] = k
+      end
+    end
+  end
+  if #keys == 0 then
+    return
+  end
+  local before = hmget(agg, keys)
+  local set, del = {}, {}
+  for i = 1, #keys do
+    local k = keys[i]
+    local c = (tonumber(before[i]) or 0) + delta[k]
+    if c > 0 then
+      set[#set + 1] = k
+      set[#set + 1] = c
+    else
+      del[#del + 1] = k
+    end
+  end
+  if #set > 0 then
+    chunked('HSET', agg, set)
+  end
+  if #del > 0 then
+    chunked('HDEL', agg, del)
+  end
+end
+
+-- FCALL wp_record 2 <hash> <aggregate> <time|""> <W> <P> <accuracy> <minIndex> <span> <value>...
 -- -> (integer) the count of the pane the values went to
 EXPORTS.wp_record = function(keys, args)
   local now = now_ms(args[1])
-  checkKeys(keys, 1)
+  checkKeys(keys, 2)
   local w, p, lng, minIndex, span = histogramSpec(args, 2)
   local values = batch(args, 7)
   local n = #values
@@ -896,26 +1012,36 @@ EXPORTS.wp_record = function(keys, args)
     end
   end
 
-  local key, r = keys[1], w / p
+  local key, agg, r = keys[1], keys[2], w / p
   local cur = floordiv(now, r)
   local pane, slot = cur, cur - floordiv(cur, p) * p
   local f = hmget(key, slotFields(slot, order))
-  checkFormat(f[1], key)
+  checkFormat(f[1], key, HFORMAT)
   local head = false -- the head in place, if the key is live and the head stays
   local own = false -- whether f[4..] describe the pane written (not one leaving)
+  local fresh = true -- whether the aggregate is empty (deleted here)
+  local goneCounts, goneOrder -- the buckets of the panes leaving now
   if f[1] then
     local e, h = tonumber(f[2]), tonumber(f[3])
     if e <= now or cur - h >= p then
-      redis.call('DEL', key) -- expired, or every pane has left: the same as absent
+      redis.call('DEL', key, agg) -- expired, or every pane has left: the same as absent
     elseif cur > h then
-      leave(key, h, cur, p, slot, f[9]) -- f's slot held pane cur - p, leaving now
+      fresh = false
+      -- f's slot held pane cur - p, leaving now
+      goneCounts, goneOrder = leave(key, h, cur, p, slot, f[9])
+      if #goneOrder == 0 then -- the panes leaving were empty
+        goneCounts, goneOrder = nil, nil
+      end
     else
-      head, own = h, true
+      head, own, fresh = h, true, false
       if cur <= h - p then -- a lap behind: act at the newest pane
         pane, slot = h, h - floordiv(h, p) * p
         f = hmget(key, slotFields(slot, order))
       end
     end
+  else
+    -- no hash: an aggregate left behind (deleted alone, or expiring a moment after it) is stale
+    redis.call('DEL', agg)
   end
 
   local count, high, low, mn, mx, list = 0, 0, 0, INF, -INF, false
@@ -953,98 +1079,167 @@ EXPORTS.wp_record = function(keys, args)
     out[#out + 1] = s .. 'k'
     out[#out + 1] = (list and list .. ',' or '') .. table.concat(added, ',')
   end
+  if fresh then
+    local set = {}
+    for j = 1, #order do
+      set[2 * j - 1], set[2 * j] = order[j], counts[order[j]]
+    end
+    chunked('HSET', agg, set)
+  else
+    aggregate(agg, counts, order, goneCounts, goneOrder)
+  end
   if head then
     chunked('HSET', key, out)
-  else -- a new head: the expiry moves on to when it leaves
+  else -- a new head: the expiry of both keys moves on to when it leaves
     local e = (cur + p) * r
     out[#out + 1], out[#out + 2], out[#out + 3], out[#out + 4], out[#out + 5], out[#out + 6] =
-      'h', cur, 'e', e, 'v', FORMAT
+      'h', cur, 'e', e, 'v', HFORMAT
     chunked('HSET', key, out)
     pexpire(key, e - now)
+    pexpire(agg, e - now)
   end
   return count
 end
 
--- FCALL wp_summary 1 <hash> <time|""> <W> <P> <accuracy> <minIndex> <span>
+-- The HMGET fields of a summary: v, e, h, then the scalars of slot S at 4 + 5 S (n, s, e, min,
+-- max). Kept for the last P asked between calls (a library's locals live as long as it is
+-- loaded; under EVAL they are built anew each call): building 5 P names costs about a tenth of
+-- a summary at P = 60.
+local summaryP, summaryList = false, false
+local function summaryFields(p)
+  if summaryP ~= p then
+    local fields = {'v', 'e', 'h'}
+    for slot = 0, p - 1 do
+      local s, at = slot .. ':', 4 + 5 * slot
+      fields[at], fields[at + 1], fields[at + 2], fields[at + 3], fields[at + 4] =
+        s .. 'n', s .. 's', s .. 'e', s .. 'min', s .. 'max'
+    end
+    summaryP, summaryList = p, fields
+  end
+  return summaryList
+end
+
+-- FCALL wp_summary 2 <hash> <aggregate> <time|""> <W> <P> <accuracy> <minIndex> <span>
 -- -> {count, sum, min, max, key1, count1, key2, count2, ...}: count and bucket keys (ascending)
 --    and counts as integers, sum, min and max as %.17g strings. Read-only.
 EXPORTS.wp_summary = function(keys, args)
   local now = now_ms(args[1])
-  checkKeys(keys, 1)
+  checkKeys(keys, 2)
   local w, p = histogramSpec(args, 2)
-  local all = redis.call('HGETALL', keys[1])
-  local v, e, h
-  for i = 1, #all, 2 do
-    local name = all[i]
-    if name == 'v' then
-      v = all[i + 1]
-    elseif name == 'e' then
-      e = tonumber(all[i + 1])
-    elseif name == 'h' then
-      h = tonumber(all[i + 1])
-    end
-  end
-  checkFormat(v, keys[1])
-  if not v or not e or e <= now then
+  local key, agg = keys[1], keys[2]
+  local f = hmget(key, summaryFields(p))
+  checkFormat(f[1], key, HFORMAT)
+  local e, h = tonumber(f[2]), tonumber(f[3])
+  if not f[1] or not e or e <= now then
     return EMPTY
   end
-  -- the live panes: (cur - p, h], by their slot's field prefix
+  -- stored panes: (h - p, h]; live: those after cur - p; stale: stored, not live
   local cur = floordiv(now, w / p)
-  local live = {}
-  for q = math.max(h - p, cur - p) + 1, h do
-    live[fmt(q - floordiv(q, p) * p)] = true
+  local from = math.max(h - p, cur - p)
+  local isLive, live, stale = {}, {}, {}
+  for q = h - p + 1, h do
+    local slot = q - floordiv(q, p) * p
+    if f[4 + 5 * slot] then
+      if q > from then
+        isLive[slot] = true
+        live[#live + 1] = slot
+      else
+        stale[#stale + 1] = slot
+      end
+    end
   end
-  local count, mn, mx = 0, INF, -INF
-  local highs, lows, buckets = {}, {}, {}
-  for i = 1, #all, 2 do
-    local name = all[i]
-    local at = string.find(name, ':', 1, true)
-    if at and live[string.sub(name, 1, at - 1)] then
-      local x, value = string.sub(name, at + 1), tonumber(all[i + 1])
-      if x == 'n' then
-        count = count + value
-      elseif x == 's' then
-        highs[tonumber(string.sub(name, 1, at - 1))] = value
-      elseif x == 'e' then
-        lows[tonumber(string.sub(name, 1, at - 1))] = value
-      elseif x == 'min' then
-        if value < mn or (value == mn and 1 / value < 0) then -- Math.min: -0 below 0
-          mn = value
-        end
-      elseif x == 'max' then
-        if value > mx or (value == mx and 1 / value > 0) then
-          mx = value
-        end
-      elseif x ~= 'k' then
-        local k = tonumber(x)
-        buckets[k] = (buckets[k] or 0) + value
+  -- count, min, max and the panes' sums merged in slot order, as the Java engine merges its ring
+  local count, mn, mx, high, low = 0, INF, -INF, 0, 0
+  for slot = 0, p - 1 do
+    if isLive[slot] then
+      local at = 4 + 5 * slot
+      count = count + tonumber(f[at])
+      high, low = twoSum(high, low, tonumber(f[at + 1]))
+      high, low = twoSum(high, low, tonumber(f[at + 2]))
+      local value = tonumber(f[at + 3])
+      if value < mn or (value == mn and 1 / value < 0) then -- Math.min: -0 below 0
+        mn = value
+      end
+      value = tonumber(f[at + 4])
+      if value > mx or (value == mx and 1 / value > 0) then
+        mx = value
       end
     end
   end
   if count == 0 then
     return EMPTY
   end
-  -- the panes' sums merged in slot order, as the Java engine merges its ring
-  local high, low = 0, 0
-  for slot = 0, p - 1 do
-    if highs[slot] then
-      high, low = twoSum(high, low, highs[slot])
-      high, low = twoSum(high, low, lows[slot] or 0)
-    end
-  end
   local sum = high + low
   if sum ~= sum then
     sum = high -- inf - inf in the error term: report the overflow
   end
-  local out = {count, dstr(sum), dstr(mn), dstr(mx)}
-  local order = {}
-  for k in pairs(buckets) do
-    order[#order + 1] = k
+  -- the buckets: the aggregate less the stale panes, or the live panes' own when fewer
+  local buckets, order = {}, {}
+  if #stale <= #live then
+    local all = redis.call('HGETALL', agg)
+    local m = 0
+    for i = 1, #all, 2 do
+      local k = tonumber(all[i])
+      buckets[k] = tonumber(all[i + 1])
+      m = m + 1
+      order[m] = k
+    end
+    if #stale > 0 then
+      local gone, goneOrder = paneBuckets(key, stale)
+      for j = 1, #goneOrder do
+        local k = goneOrder[j]
+        local c = buckets[k]
+        if c then
+          buckets[k] = c - gone[k]
+        else -- not in the aggregate: caught below
+          buckets[k] = -gone[k]
+          m = m + 1
+          order[m] = k
+        end
+      end
+    end
+  else
+    buckets, order = paneBuckets(key, live)
   end
-  table.sort(order)
-  for i = 1, #order do
-    out[3 + 2 * i] = order[i]
-    out[4 + 2 * i] = buckets[order[i]]
+  -- ascending keys: a scan of the key range where the buckets fill at least a quarter of it
+  -- (10,000 lognormal latencies at 1%: ~300 buckets over a few hundred keys), cheaper than a
+  -- sort; else a sort
+  local m, lo, hi = #order, INF, -INF
+  for i = 1, m do
+    local k = order[i]
+    if k < lo then
+      lo = k
+    end
+    if k > hi then
+      hi = k
+    end
+  end
+  if hi - lo >= 4 * m then
+    table.sort(order)
+  else
+    m = 0
+    for k = lo, hi do
+      if buckets[k] then
+        m = m + 1
+        order[m] = k
+      end
+    end
+  end
+  local out, at, total, negative = {count, dstr(sum), dstr(mn), dstr(mx)}, 4, 0, false
+  for i = 1, m do
+    local k = order[i]
+    local c = buckets[k]
+    if c > 0 then
+      out[at + 1], out[at + 2] = k, c
+      at = at + 2
+      total = total + c
+    elseif c < 0 then
+      negative = true
+    end
+  end
+  if total ~= count or negative then
+    fail('WPFORMAT', agg .. ' holds bucket counts adding up to ' .. fmt(total) .. ' where '
+      .. key .. ' holds ' .. fmt(count) .. ' values: the aggregate was changed by something else')
   end
   return out
 end

@@ -31,8 +31,9 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * What the stored layouts look like in Redis: physical TTLs within W + r of the last recorded
  * event, denied requests and summaries that extend nothing, a pane hash that stays at P fields
  * however many events it saw, a histogram hash that drops every field of a pane leaving the
- * window, a log capped at the limit, an exact window's refusal that changes nothing, and format
- * versions checked on read.
+ * window and a window aggregate that always equals the sum of the stored panes' buckets, a log
+ * capped at the limit, an exact window's refusal that changes nothing, and format versions
+ * checked on read.
  */
 @ExtendWith(RedisServerExtension.class)
 class ExpiryAndLayoutIT {
@@ -142,7 +143,8 @@ class ExpiryAndLayoutIT {
         wp.stats(name, spec).recordAll("k", 1.5, -2.5, 0);
         List<?> keys = (List<?>) c.command("KEYS",
             "wp1:" + (spec.isExact() ? "x" : "s") + ":{" + name + ":k}*");
-        assertThat(keys).as("%s", spec).hasSize(spec.isExact() ? 2 : 1);
+        assertThat(keys).as("%s: two keys each (histogram: hash and aggregate)", spec)
+            .hasSize(2);
         for (Object key : keys) {
           assertThat(asLong(c.command("PTTL", (String) key))).as("%s %s", spec, key)
               .isPositive().isLessThanOrEqualTo(spec.expiryMillis());
@@ -162,6 +164,7 @@ class ExpiryAndLayoutIT {
       exact.record("k", 3);
       String hash = histogramKey("read-h", "k", 60_000, 12);
       String meta = "wp1:x:{read-x:k}:x60000:m";
+      long aggregateTtl = asLong(c.command("PTTL", hash + ":a"));
       long hashExpiry = asLong(c.command("HGET", hash, "e"));
       long metaExpiry = asLong(c.command("HGET", meta, "e"));
       clock.advance(30_000);
@@ -171,24 +174,38 @@ class ExpiryAndLayoutIT {
       assertThat(asLong(c.command("HGET", meta, "e"))).isEqualTo(metaExpiry);
       assertThat(asLong(c.command("PTTL", hash))).as("no PEXPIRE on a summary")
           .isLessThanOrEqualTo(hashExpiry - (clock.millis() - 30_000));
+      assertThat(asLong(c.command("PTTL", hash + ":a"))).isLessThanOrEqualTo(aggregateTtl);
       assertThat(asLong(c.command("PTTL", meta)))
           .isLessThanOrEqualTo(metaExpiry - (clock.millis() - 30_000));
     }
   }
 
+  /** A hash's fields as a map: field to value. */
+  private static Map<String, String> fields(RespClient c, String hash) {
+    List<?> all = (List<?>) c.command("HGETALL", hash);
+    Map<String, String> out = new HashMap<>();
+    for (int i = 0; i < all.size(); i += 2) {
+      out.put((String) all.get(i), (String) all.get(i + 1));
+    }
+    return out;
+  }
+
   @Test
-  void histogram_aPaneLeavingTheWindowTakesEveryFieldWithIt() {
+  void histogram_aPaneLeavingTheWindowTakesEveryFieldWithIt_andTheAggregateFollows() {
     ManualClock clock = ManualClock.at(1_700_000_000_000L);
+    long grace = Duration.ofMinutes(10).toMillis();
     try (Windowpane wp = Windowpane.using(RedisEngine.builder().uri(redis.uri()).clock(clock)
-        .expiryGrace(Duration.ofMinutes(10)).build()); RespClient c = redis.client()) {
+        .expiryGrace(Duration.ofMillis(grace)).build()); RespClient c = redis.client()) {
       int panes = 6; // r = 1 s
       StatsSpec spec = StatsSpec.histogram(Duration.ofSeconds(6), panes);
       WindowStats stats = wp.stats("departures", spec);
       String hash = histogramKey("departures", "k", 6_000, panes);
+      String aggregate = hash + ":a";
       LogBuckets buckets = spec.buckets();
-      Map<Long, Set<Integer>> keysByPane = new HashMap<>();
+      Map<Long, Map<Integer, Long>> countsByPane = new HashMap<>();
       Random random = new Random(11);
       long newest = Long.MIN_VALUE;
+      long movedAt = 0; // the clock when the head last moved on (and both TTLs were set)
       for (int step = 0; step < 600; step++) {
         int jump = random.nextInt(40);
         clock.advance(jump == 0 ? 7_000 : jump < 4 ? 2_000 + random.nextInt(2_000)
@@ -197,22 +214,75 @@ class ExpiryAndLayoutIT {
         for (int i = 0; i < values.length; i++) { // nine decades either side: many buckets
           values[i] = (random.nextInt(4) == 0 ? -1 : 1) * Math.exp(random.nextGaussian() * 5);
         }
+        if (random.nextInt(3) == 0) {
+          values = new double[] {values[0]}; // one bucket: the aggregate's HINCRBY
+        }
         stats.recordAll("k", values);
         long pane = Math.floorDiv(clock.millis(), 1000L);
-        newest = Math.max(newest, pane);
-        Set<Integer> keys = keysByPane.computeIfAbsent(pane, p -> new HashSet<>());
+        if (pane > newest) {
+          newest = pane;
+          movedAt = clock.millis();
+        }
+        Map<Integer, Long> counts = countsByPane.computeIfAbsent(pane, p -> new HashMap<>());
         for (double v : values) {
-          keys.add(buckets.key(v));
+          counts.merge(buckets.key(v), 1L, Long::sum);
         }
         long expected = 3; // v, e, h
-        for (Map.Entry<Long, Set<Integer>> e : keysByPane.entrySet()) {
+        Map<String, String> sum = new HashMap<>(); // over the panes stored: (newest - P, newest]
+        for (Map.Entry<Long, Map<Integer, Long>> e : countsByPane.entrySet()) {
           if (e.getKey() > newest - panes) {
             expected += 6 + e.getValue().size(); // n, s, e, min, max, k and one per bucket
+            e.getValue().forEach((key, n) -> sum.merge(Integer.toString(key), Long.toString(n),
+                (x, y) -> Long.toString(Long.parseLong(x) + Long.parseLong(y))));
           }
         }
         assertThat(asLong(c.command("HLEN", hash))).as("fields after step %d", step)
             .isEqualTo(expected);
+        assertThat(fields(c, aggregate)).as("aggregate after step %d", step).isEqualTo(sum);
+        // both keys expire when the newest pane leaves, plus the grace: set when the head moved
+        // on, counted down in real time since (a few ms per step)
+        long ttl = (newest + panes) * 1000 - movedAt + grace;
+        long hashTtl = asLong(c.command("PTTL", hash));
+        assertThat(hashTtl).as("hash TTL after step %d", step).isBetween(ttl - 10_000, ttl);
+        // the aggregate's: the same PEXPIRE in the same call (a ms apart at most, as each reads
+        // the clock), read a moment later
+        assertThat(asLong(c.command("PTTL", aggregate))).as("aggregate TTL after step %d", step)
+            .isBetween(hashTtl - 100, hashTtl + 5);
       }
+    }
+  }
+
+  @Test
+  void histogram_anAggregateWithoutItsHash_isReplacedNotAddedTo() {
+    ManualClock clock = ManualClock.at(1_700_000_000_000L);
+    try (Windowpane wp = Windowpane.using(RedisEngine.builder().uri(redis.uri()).clock(clock)
+        .build()); RespClient c = redis.client()) {
+      String hash = histogramKey("stray", "k", 60_000, 12);
+      c.command("HSET", hash + ":a", "1179", "40", "7", "2"); // left alone: no hash, no TTL
+      WindowStats stats = wp.stats("stray", StatsSpec.histogram(MINUTE, 12));
+      assertThat(stats.summary("k").isEmpty()).as("no hash: absent").isTrue();
+      stats.record("k", 42.5);
+      assertThat(stats.summary("k").count()).isEqualTo(1);
+      assertThat(fields(c, hash + ":a")).hasSize(1).containsValue("1");
+      assertThat(asLong(c.command("PTTL", hash + ":a"))).isPositive();
+    }
+  }
+
+  @Test
+  void histogram_anAggregateChangedBySomethingElse_isAnErrorNotAWrongAnswer() {
+    ManualClock clock = ManualClock.at(1_700_000_000_000L);
+    try (Windowpane wp = Windowpane.using(RedisEngine.builder().uri(redis.uri()).clock(clock)
+        .build()); RespClient c = redis.client()) {
+      String hash = histogramKey("meddled", "k", 60_000, 12);
+      WindowStats stats = wp.stats("meddled", StatsSpec.histogram(MINUTE, 12));
+      stats.recordAll("k", 42.5, 17, 17);
+      c.command("HINCRBY", hash + ":a", "1179", "5");
+      assertThatThrownBy(() -> stats.summary("k"))
+          .isInstanceOf(io.windowpane.WindowpaneException.class)
+          .hasMessageContaining("WPFORMAT")
+          .hasMessageContaining("adding up to 8 where " + hash + " holds 3 values");
+      c.command("DEL", hash + ":a");
+      assertThatThrownBy(() -> stats.summary("k")).hasMessageContaining("WPFORMAT");
     }
   }
 
@@ -252,7 +322,8 @@ class ExpiryAndLayoutIT {
     try (Windowpane wp = Windowpane.using(RedisEngine.builder().uri(redis.uri()).build());
         RespClient c = redis.client()) {
       String hash = histogramKey("fmt-h", "k", 1000, 10);
-      c.command("HSET", hash, "v", "9", "e", "99999999999999", "h", "0");
+      // format 1: the histogram layout before the window aggregate (never shipped)
+      c.command("HSET", hash, "v", "1", "e", "99999999999999", "h", "0");
       c.command("HSET", "wp1:x:{fmt-x:k}:x1000:m", "v", "9");
       WindowStats histogram = wp.stats("fmt-h", StatsSpec.histogram(Duration.ofSeconds(1), 10));
       WindowStats exact = wp.stats("fmt-x", StatsSpec.exact(Duration.ofSeconds(1)));
@@ -265,6 +336,7 @@ class ExpiryAndLayoutIT {
             .hasMessageContaining("WPFORMAT");
       }
       assertThat(asLong(c.command("HLEN", hash))).as("nothing written").isEqualTo(3);
+      assertThat(asLong(c.command("EXISTS", hash + ":a"))).isZero();
     }
   }
 }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.windowpane.CapacityExceededException;
 import io.windowpane.Limit;
+import io.windowpane.ManualClock;
 import io.windowpane.RateLimiter;
 import io.windowpane.StatsSpec;
 import io.windowpane.WindowSpec;
@@ -100,10 +101,11 @@ class FailuresIT {
       // (the commands of docs/redis-protocol.md: the calls, and what the functions run inside)
       admin.command("ACL", "SETUSER", "limiter", "on", ">app-pw", "~wp1:*", "+fcall",
           "+function|load", "+evalsha", "+eval", "+time", "+hmget", "+hget", "+hset", "+hdel",
-          "+hgetall", "+del", "+pexpire", "+zadd", "+zrange", "+zrangebyscore",
+          "+hgetall", "+hincrby", "+del", "+pexpire", "+zadd", "+zrange", "+zrangebyscore",
           "+zremrangebyscore", "+zcount");
+      ManualClock clock = ManualClock.at(1_700_000_000_000L);
       try (Windowpane wp = Windowpane.using(RedisEngine.builder().uri(redis.uri())
-          .username("limiter").password("app-pw").build())) {
+          .username("limiter").password("app-pw").clock(clock).build())) {
         assertThat(wp.limiter("acl", LIMIT).tryConsume("k", 1)).isTrue();
         for (StatsSpec spec : List.of(StatsSpec.histogram(Duration.ofSeconds(1), 10),
             StatsSpec.exact(Duration.ofSeconds(1)).withMaxValues(2))) {
@@ -113,6 +115,18 @@ class FailuresIT {
         }
         assertThatThrownBy(() -> wp.stats("acl-x", StatsSpec.exact(Duration.ofSeconds(1))
             .withMaxValues(2)).record("k", 3)).isInstanceOf(CapacityExceededException.class);
+        // every path of the histogram functions: a record in one bucket, panes leaving (their
+        // buckets subtracted from the aggregate, one of them to zero), a summary that subtracts
+        // a pane left since
+        WindowStats histogram = wp.stats("acl-h", StatsSpec.histogram(Duration.ofSeconds(1), 10));
+        histogram.record("k", 1.5);
+        clock.advance(100);
+        histogram.record("k", 2.5);
+        clock.advance(900);
+        histogram.record("k", 7);
+        assertThat(histogram.summary("k").sum()).isEqualTo(9.5);
+        clock.advance(100);
+        assertThat(histogram.summary("k").sum()).isEqualTo(7);
       }
       assertThatThrownBy(() -> RedisEngine.builder().uri(redis.uri()).password("wrong").build())
           .isInstanceOf(WindowpaneException.class);

@@ -99,7 +99,7 @@ class ProtocolCliIT {
           "wp1:c:{logins:alice}:l60000:m", Long.toString(T + 59_999), "l", "60000", "1"))
           .containsExactly("7");
       assertThat(logins.count("alice")).as("the events at T have left").isZero();
-      assertThat(cli("FCALL", "wp_version", "0")).containsExactly("2");
+      assertThat(cli("FCALL", "wp_version", "0")).containsExactly("3");
     }
   }
 
@@ -129,9 +129,10 @@ class ProtocolCliIT {
     try (Windowpane wp = TestEngines.standalone(redis, clock, ScriptMode.AUTO)) {
       WindowStats latency = wp.stats("latency",
           StatsSpec.histogram(Duration.ofMinutes(1), 12));
-      // W, P, accuracy, minIndex and span of the default mapping (1% over [1e-9, 1e15])
-      String[] record = {"FCALL", "wp_record", "1",
-          "wp1:s:{latency:merchant:7}:h60000/12/0.01/-1036/2764", Long.toString(T),
+      // the hash and its window aggregate; W, P, accuracy, minIndex and span of the default
+      // mapping (1% over [1e-9, 1e15])
+      String hash = "wp1:s:{latency:merchant:7}:h60000/12/0.01/-1036/2764";
+      String[] record = {"FCALL", "wp_record", "2", hash, hash + ":a", Long.toString(T),
           "60000", "12", "0.01", "-1036", "2764"};
       assertThat(cli(concat(record, "42.5", "17", "0"))).as("the pane's count")
           .containsExactly("3");
@@ -144,7 +145,7 @@ class ProtocolCliIT {
 
       String[] summary = Arrays.copyOf(record, record.length);
       summary[1] = "wp_summary";
-      summary[4] = Long.toString(T + 59_999);
+      summary[5] = Long.toString(T + 59_999);
       List<String> expected = new ArrayList<>(List.of("5", "1056.75", "-3", "1000.25"));
       for (int key : s.histogram().orElseThrow().keys()) {
         expected.add(Integer.toString(key));
@@ -152,8 +153,10 @@ class ProtocolCliIT {
       }
       assertThat(expected).as("five buckets, 0 among them").hasSize(4 + 2 * 5);
       assertThat(cli(summary)).isEqualTo(expected);
+      assertThat(cli("HLEN", hash + ":a")).as("the aggregate: one field per bucket")
+          .containsExactly("5");
 
-      summary[4] = Long.toString(T + 60_000); // the pane of T has left
+      summary[5] = Long.toString(T + 60_000); // the pane of T has left
       assertThat(cli(summary)).containsExactly("0", "0", "nan", "nan");
       clock.set(T + 60_000);
       assertThat(latency.summary("merchant:7").isEmpty()).isTrue();
@@ -192,19 +195,20 @@ class ProtocolCliIT {
   @Test
   void stats_badArguments_fromRedisCli_getTheDocumentedErrors() throws Exception {
     String hash = "wp1:s:{bad:k}:h1000/10/0.01/-1036/2764";
-    String[] record = {"FCALL", "wp_record", "1", hash, "", "1000", "10", "0.01", "-1036",
-        "2764"};
+    String[] record = {"FCALL", "wp_record", "2", hash, hash + ":a", "", "1000", "10", "0.01",
+        "-1036", "2764"};
     assertThat(String.join("\n", cli(concat(record, "1", "nan"))))
         .startsWith("WPARGS value must be a finite number, was nan");
     assertThat(String.join("\n", cli(record)))
         .startsWith("WPARGS values must hold 1 to 10000 values, was 0");
     String[] badAccuracy = record.clone();
-    badAccuracy[7] = "0.5";
+    badAccuracy[8] = "0.5";
     assertThat(String.join("\n", cli(concat(badAccuracy, "1"))))
         .startsWith("WPARGS accuracy must be a number in [0.001, 0.2], was 0.5");
     String set = "wp1:x:{bad:k}:x1000";
     assertThat(String.join("\n", cli("FCALL", "wp_xrecord", "2", set, set + ":m", "", "1000",
         "0", "1"))).startsWith("WPARGS maxValues must be an integer in [1, 1000000], was 0");
-    assertThat(cli("EXISTS", hash, set, set + ":m")).as("nothing changed").containsExactly("0");
+    assertThat(cli("EXISTS", hash, hash + ":a", set, set + ":m")).as("nothing changed")
+        .containsExactly("0");
   }
 }

@@ -135,6 +135,36 @@ class StatsParityIT {
   }
 
   @Test
+  void anIdleKey_summariesLeaveOutThePanesThatLeft_oneMorePaneAtATime() {
+    for (long t0 : TestEngines.startInstants()) {
+      Random random = new Random(t0);
+      ManualClock clock = ManualClock.at(t0);
+      try (Windowpane onRedis = TestEngines.standalone(redis, clock, ScriptMode.FUNCTIONS);
+          Windowpane local = Windowpane.localBuilder().clock(clock).build()) {
+        StatsSpec spec = StatsSpec.histogram(Duration.ofSeconds(1), 10);
+        WindowStats r = onRedis.stats("idle-" + t0, spec);
+        WindowStats l = local.stats("idle-" + t0, spec);
+        for (int pane = 0; pane < 10; pane++) { // ten panes stored
+          double[] values = new double[1 + random.nextInt(30)];
+          for (int i = 0; i < values.length; i++) {
+            values[i] = value(random);
+          }
+          recordBoth(r, l, "k", values);
+          clock.advance(100);
+        }
+        // no record from now on: the summaries see 1, 2, ... 10 stored panes gone (the server
+        // subtracts them from the aggregate while they are fewer than the live ones, else it
+        // merges the live ones)
+        for (int gone = 1; gone <= 10; gone++) {
+          assertSame(r.summary("k"), l.summary("k"), gone + " panes gone from " + t0);
+          clock.advance(100);
+        }
+        assertThat(r.summary("k").isEmpty()).isTrue();
+      }
+    }
+  }
+
+  @Test
   void aCallerALapBehind_recordsAtTheNewestPane() {
     long t = 1_700_000_000_000L;
     ManualClock clock = ManualClock.at(t);

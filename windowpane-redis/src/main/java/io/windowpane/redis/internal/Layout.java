@@ -13,7 +13,8 @@ import java.math.BigDecimal;
  *   counter  wp1:c:{name:key}:SPEC          (log: also wp1:c:{name:key}:SPEC:m)
  *   limiter  wp1:r:{name:key}:I:SPEC        (I = the limit's position in the quota)
  *   SPEC     p{W}/{P} | w{W} | l{W}         (W in ms)
- *   stats    wp1:s:{name:key}:h{W}/{P}/{A}/{I}/{S}    (histogram: one hash)
+ *   stats    wp1:s:{name:key}:h{W}/{P}/{A}/{I}/{S}    (histogram: the panes' hash)
+ *            ...:h{W}/{P}/{A}/{I}/{S}:a             (and its window aggregate, a hash)
  *            wp1:x:{name:key}:x{W} and ...:x{W}:m   (exact: sorted set and meta hash)
  * </pre>
  *
@@ -26,6 +27,9 @@ import java.math.BigDecimal;
  * A key containing '}' ends the hash tag early; all keys of that logical key still share it.
  */
 final class Layout {
+
+  /** Appended to a histogram window's hash name: its window aggregate (a hash). */
+  static final String AGGREGATE = ":a";
 
   private Layout() {}
 

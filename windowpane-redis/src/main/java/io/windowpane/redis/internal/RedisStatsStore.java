@@ -14,9 +14,11 @@ import java.util.concurrent.CompletionStage;
  * Design note. A statistics window in Redis is one call per operation, like the counters: a
  * histogram window records with wp_record and summarizes with wp_summary, which merges the live
  * panes on the server and replies with count, sum, min, max and the merged buckets only (never
- * the panes, never raw values); an exact window records with wp_xrecord and summarizes with
- * wp_xsummary, which replies with the values in the window, sorted and summed here by
- * Summary.ofValues. Doubles travel as decimal strings that read back as the same double both
+ * the panes, never raw values). Its two keys, the panes' hash and the window aggregate of
+ * their bucket counts (which lets a summary read O(P + buckets in the window) fields rather than
+ * every pane's buckets), go to both functions; wp_holds reads the first only. An exact window
+ * records with wp_xrecord and summarizes with wp_xsummary, which replies with the values in the
+ * window, sorted and summed here by Summary.ofValues. Doubles travel as decimal strings that read back as the same double both
  * ways (Double.toString to the server, %.17g back), so sums, mins and maxes are bit-exact.
  */
 
@@ -65,9 +67,15 @@ final class RedisStatsStore implements StatsStore {
     }
   }
 
+  /** Histogram: the panes' hash and its window aggregate; exact: the sorted set and meta hash. */
   private String[] keys(String key) {
     String tagged = prefix + key + suffix;
-    return exact ? new String[] {tagged, tagged + ":m"} : new String[] {tagged};
+    return new String[] {tagged, tagged + (exact ? ":m" : Layout.AGGREGATE)};
+  }
+
+  /** The keys wp_holds reads: a histogram's hash (its expiry stands for both keys), or both. */
+  private String[] holdsKeys(String key) {
+    return exact ? keys(key) : new String[] {prefix + key + suffix};
   }
 
   private CompletableFuture<Long> recordCall(String key, double[] values) {
@@ -155,7 +163,7 @@ final class RedisStatsStore implements StatsStore {
   public boolean holdsState(String key) {
     String[] args = holdsArgs.clone();
     args[0] = time.now();
-    return Calls.await(seam.callInteger("wp_holds", keys(key), args), guardMillis,
+    return Calls.await(seam.callInteger("wp_holds", holdsKeys(key), args), guardMillis,
         "holdsState") == 1;
   }
 
