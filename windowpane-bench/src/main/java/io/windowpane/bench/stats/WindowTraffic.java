@@ -142,12 +142,19 @@ public final class WindowTraffic {
           - inWindow * population / batchesPerWindow);
       clock.set(time);
       for (int k = 0; k < keys; k++) {
-        sink.accept(k, time, values.slice(next[k], count));
-        next[k] += count;
+        for (int done = 0; done < count; ) { // a batch call takes at most 10,000 values
+          int n = Math.min(count - done, MAX_BATCH);
+          sink.accept(k, time, values.slice(next[k], n));
+          next[k] += n;
+          done += n;
+        }
       }
       sink.endOfBatch();
     }
   }
+
+  /** Most values one batch call accepts ({@code recordAll}). */
+  static final int MAX_BATCH = 10_000;
 
   /**
    * The measured phase's clock for many threads sharing one counter (an atomic increment per
