@@ -12,6 +12,24 @@ public final class Json {
 
   private Json() {}
 
+  /**
+   * Writes a load run's results file ({@code benchmark}, {@code machine}, {@code settings},
+   * {@code results}) to {@code out}, creating its folder, and says where.
+   */
+  public static void writeResults(java.nio.file.Path out, String benchmark, Object machine,
+      Object settings, Object results) throws java.io.IOException {
+    java.util.Map<String, Object> file = new java.util.LinkedHashMap<>();
+    file.put("benchmark", benchmark);
+    file.put("machine", machine);
+    file.put("settings", settings);
+    file.put("results", results);
+    if (out.getParent() != null) {
+      java.nio.file.Files.createDirectories(out.getParent());
+    }
+    java.nio.file.Files.writeString(out, write(file));
+    System.out.println("wrote " + out);
+  }
+
   public static String write(Object value) {
     StringBuilder out = new StringBuilder();
     write(value, out, "");

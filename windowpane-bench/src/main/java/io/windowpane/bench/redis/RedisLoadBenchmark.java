@@ -1,11 +1,8 @@
 package io.windowpane.bench.redis;
 
 import io.windowpane.testkit.redis.RedisServer;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -124,17 +121,7 @@ public final class RedisLoadBenchmark {
     }
     stats.ifPresent(ServerStats::close);
 
-    Map<String, Object> file = new LinkedHashMap<>();
-    file.put("benchmark", "RedisLoadBenchmark");
-    file.put("machine", machine);
-    file.put("settings", options.json(uri));
-    file.put("results", json);
-    Path out = options.out();
-    if (out.getParent() != null) {
-      Files.createDirectories(out.getParent());
-    }
-    Files.writeString(out, Json.write(file));
-    System.out.println("wrote " + out);
+    Json.writeResults(options.out(), "RedisLoadBenchmark", machine, options.json(uri), json);
     return failed ? 1 : 0;
   }
 

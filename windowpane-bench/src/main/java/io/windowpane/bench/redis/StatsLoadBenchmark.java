@@ -2,8 +2,6 @@ package io.windowpane.bench.redis;
 
 import io.windowpane.StatsSpec;
 import io.windowpane.bench.stats.LatencyValues;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -123,17 +121,7 @@ public final class StatsLoadBenchmark {
     }
     stats.ifPresent(ServerStats::close);
 
-    Map<String, Object> file = new LinkedHashMap<>();
-    file.put("benchmark", "StatsLoadBenchmark");
-    file.put("machine", machine);
-    file.put("settings", options.json(uri));
-    file.put("results", json);
-    Path out = options.out();
-    if (out.getParent() != null) {
-      Files.createDirectories(out.getParent());
-    }
-    Files.writeString(out, Json.write(file));
-    System.out.println("wrote " + out);
+    Json.writeResults(options.out(), "StatsLoadBenchmark", machine, options.json(uri), json);
     return failed ? 1 : 0;
   }
 
