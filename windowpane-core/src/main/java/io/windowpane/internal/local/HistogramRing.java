@@ -55,7 +55,7 @@ final class HistogramRing implements StatsWindow {
       int slot = (int) Math.floorMod(id, (long) slots.length);
       StatsPane pane = slotAcquire(slot);
       if (pane == null || pane.id < id) {
-        StatsPane fresh = new StatsPane(id, buckets);
+        StatsPane fresh = new StatsPane(id, buckets, pane == null ? 1 : pane.stripeCount());
         if (!casSlot(slot, pane, fresh)) {
           continue;
         }
@@ -80,7 +80,7 @@ final class HistogramRing implements StatsWindow {
   @Override
   public Summary summary(long now) {
     long oldest = Math.floorDiv(now, paneMillis) - slots.length + 1;
-    StatsPane.Merge merge = new StatsPane.Merge(buckets);
+    StatsStripe.Merge merge = new StatsStripe.Merge(buckets);
     for (int i = 0; i < slots.length; i++) {
       StatsPane pane = slotAcquire(i);
       if (pane != null && pane.id >= oldest) {
@@ -89,6 +89,11 @@ final class HistogramRing implements StatsWindow {
     }
     return Summary.ofHistogram(merge.count, merge.sum.value(), merge.min, merge.max,
         merge.histogram);
+  }
+
+  /** The pane in the slot of {@code now}'s pane (for tests). */
+  StatsPane paneAt(long now) {
+    return slotAcquire((int) Math.floorMod(Math.floorDiv(now, paneMillis), (long) slots.length));
   }
 
   private StatsPane slotAcquire(int i) {

@@ -1,49 +1,40 @@
 package io.windowpane.internal.local;
 
 import io.windowpane.LogBuckets;
-import io.windowpane.LogHistogram;
-import io.windowpane.internal.CompensatedSum;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 
 /*
- * Design note: one pane of a histogram window, written by many threads without locks.
+ * Design note: one pane of a histogram window, striped only when threads collide on it.
  *
- * Every field is updated by its own atomic step: count by getAndAdd, min and max by CAS loops
- * that only move outwards, bucket counters by getAndAdd on long[] chunks, and the sum as a
- * compensated pair. The sum's high part is updated by CAS; the thread whose CAS succeeded knows
- * the exact rounding error of its addition (TwoSum) and adds it to the low part, so high + low
- * carries the sum to about twice the precision of a double with no lock. Buckets live in chunks
- * of 64 counters, installed by CAS on first use, indexed from key -maxKey: only key ranges that
- * occur cost memory (8 bytes per counter in an occupied chunk), while the directory is a fixed
- * (2 * maxKey + 1) / 64 references.
+ * A pane starts with one StatsStripe. Two threads recording into the same pane at once both
+ * update its count, sum, min, max and bucket counters: the cache lines bounce between cores and
+ * the sum's CAS retries (StatsBenchmark measured ~28 M records/s on one thread and ~7 M/s on two,
+ * on one key). So, like java.util.concurrent.atomic.LongAdder, a record whose sum CAS had to
+ * retry doubles the pane's stripes (up to MAX_STRIPES) and moves its thread to another stripe;
+ * a thread picks its stripe by a per-thread probe, read only once a pane has more than one
+ * stripe, so an uncontended pane costs nothing extra. A summary merges every stripe (the merge
+ * is exact: stripes are histograms of disjoint sets of values).
  *
- * A pane object is never reset: a new pane gets a new object (see HistogramRing), so a reader
- * never sees counts of two panes mixed. Readers use acquire/opaque reads and may see a value
- * recorded in some fields and not yet in others; nothing is promised beyond that (summaries are
- * not snapshots while writers run; each field is exact once they stop).
+ * Growing replaces the stripe array by CAS with a longer one holding the same stripe objects
+ * first, so a writer still using the old array writes into a stripe that the new array (and
+ * every later summary) still holds: nothing is lost. A new pane starts with as many stripes as
+ * the pane it replaces had, so a hot key does not relearn its contention every pane. Memory: a
+ * key that never sees concurrent records keeps one stripe per pane; a hot one up to MAX_STRIPES.
  */
 final class StatsPane {
 
-  static final int CHUNK_BITS = 6;
-  static final int CHUNK = 1 << CHUNK_BITS;
+  /** Most stripes per pane: the processors, rounded up to a power of two, at most 8. */
+  static final int MAX_STRIPES = maxStripes(Runtime.getRuntime().availableProcessors());
 
-  private static final VarHandle CHUNKS = MethodHandles.arrayElementVarHandle(long[][].class);
-  private static final VarHandle COUNTS = MethodHandles.arrayElementVarHandle(long[].class);
-  private static final VarHandle COUNT;
-  private static final VarHandle HIGH;
-  private static final VarHandle LOW;
-  private static final VarHandle MIN;
-  private static final VarHandle MAX;
+  private static final VarHandle STRIPES;
+  private static final ThreadLocal<int[]> PROBE =
+      ThreadLocal.withInitial(() -> new int[] {(int) Thread.currentThread().getId() * 0x9E3779B9});
 
   static {
     try {
-      MethodHandles.Lookup l = MethodHandles.lookup();
-      COUNT = l.findVarHandle(StatsPane.class, "count", long.class);
-      HIGH = l.findVarHandle(StatsPane.class, "high", double.class);
-      LOW = l.findVarHandle(StatsPane.class, "low", double.class);
-      MIN = l.findVarHandle(StatsPane.class, "min", double.class);
-      MAX = l.findVarHandle(StatsPane.class, "max", double.class);
+      STRIPES = MethodHandles.lookup().findVarHandle(StatsPane.class, "stripes",
+          StatsStripe[].class);
     } catch (ReflectiveOperationException e) {
       throw new ExceptionInInitializerError(e);
     }
@@ -51,134 +42,77 @@ final class StatsPane {
 
   /** The pane index, floorDiv(t, r). */
   final long id;
-  private final long[][] chunks;
-  @SuppressWarnings("unused") private volatile long count;
-  @SuppressWarnings("unused") private volatile double high;
-  @SuppressWarnings("unused") private volatile double low;
-  @SuppressWarnings("unused") private volatile double min = Double.POSITIVE_INFINITY;
-  @SuppressWarnings("unused") private volatile double max = Double.NEGATIVE_INFINITY;
+  private final LogBuckets buckets;
+  @SuppressWarnings("unused") private volatile StatsStripe[] stripes;
 
-  StatsPane(long id, LogBuckets buckets) {
+  /** A pane with {@code stripes} stripes (1, or as many as the pane it replaces had). */
+  StatsPane(long id, LogBuckets buckets, int stripes) {
     this.id = id;
-    this.chunks = new long[((2 * buckets.maxKey() + 1) >>> CHUNK_BITS) + 1][];
+    this.buckets = buckets;
+    StatsStripe[] s = new StatsStripe[stripes];
+    for (int i = 0; i < stripes; i++) {
+      s[i] = new StatsStripe(buckets);
+    }
+    this.stripes = s;
   }
 
   void record(double[] values, LogBuckets buckets) {
-    for (double v : values) {
-      recordFields(v, buckets);
+    StatsStripe[] s = stripesAcquire();
+    int[] probe = s.length == 1 ? null : PROBE.get();
+    if (stripe(s, probe).record(values, buckets)) {
+      spread(s, probe);
     }
-    COUNT.getAndAdd(this, (long) values.length);
   }
 
   void record(double value, LogBuckets buckets) {
-    recordFields(value, buckets);
-    COUNT.getAndAdd(this, 1L);
-  }
-
-  /** Every field but the count, which goes last: a reader that sees the count sees the rest. */
-  private void recordFields(double v, LogBuckets buckets) {
-    int index = buckets.key(v) + buckets.maxKey();
-    long[] chunk = chunk(index >>> CHUNK_BITS);
-    COUNTS.getAndAdd(chunk, index & (CHUNK - 1), 1L);
-    addToSum(v);
-    lowerMin(v);
-    raiseMax(v);
-  }
-
-  private long[] chunk(int i) {
-    long[] chunk = (long[]) CHUNKS.getAcquire(chunks, i);
-    if (chunk != null) {
-      return chunk;
-    }
-    long[] fresh = new long[CHUNK];
-    long[] witness = (long[]) CHUNKS.compareAndExchangeRelease(chunks, i, null, fresh);
-    return witness == null ? fresh : witness;
-  }
-
-  private void addToSum(double v) {
-    double h = (double) HIGH.getVolatile(this);
-    for (;;) {
-      double s = h + v;
-      double witness = (double) HIGH.compareAndExchange(this, h, s);
-      if (Double.doubleToRawLongBits(witness) == Double.doubleToRawLongBits(h)) {
-        double error = CompensatedSum.error(h, v, s);
-        if (error != 0) {
-          addToLow(error);
-        }
-        return;
-      }
-      h = witness;
+    StatsStripe[] s = stripesAcquire();
+    int[] probe = s.length == 1 ? null : PROBE.get();
+    if (stripe(s, probe).record(value, buckets)) {
+      spread(s, probe);
     }
   }
 
-  private void addToLow(double e) {
-    double l = (double) LOW.getVolatile(this);
-    for (;;) {
-      double witness = (double) LOW.compareAndExchange(this, l, l + e);
-      if (Double.doubleToRawLongBits(witness) == Double.doubleToRawLongBits(l)) {
-        return;
-      }
-      l = witness;
-    }
+  private static StatsStripe stripe(StatsStripe[] s, int[] probe) {
+    return probe == null ? s[0] : s[(probe[0] >>> 16) & (s.length - 1)];
   }
 
-  private void lowerMin(double v) {
-    double m = (double) MIN.getOpaque(this);
-    while (v < m) {
-      double witness = (double) MIN.compareAndExchange(this, m, v);
-      if (Double.doubleToRawLongBits(witness) == Double.doubleToRawLongBits(m)) {
-        return;
-      }
-      m = witness;
-    }
+  static int maxStripes(int processors) {
+    return processors <= 1 ? 1 : Math.min(8, Integer.highestOneBit(processors - 1) << 1);
   }
 
-  private void raiseMax(double v) {
-    double m = (double) MAX.getOpaque(this);
-    while (v > m) {
-      double witness = (double) MAX.compareAndExchange(this, m, v);
-      if (Double.doubleToRawLongBits(witness) == Double.doubleToRawLongBits(m)) {
-        return;
+  /** After a collision: more stripes if allowed, and this thread elsewhere. */
+  private void spread(StatsStripe[] seen, int[] probe) {
+    if (probe == null) {
+      probe = PROBE.get();
+    }
+    int p = probe[0];
+    p ^= p << 13; // xorshift: the next stripe this thread tries
+    p ^= p >>> 17;
+    p ^= p << 5;
+    probe[0] = p;
+    if (seen.length < MAX_STRIPES) {
+      StatsStripe[] grown = new StatsStripe[seen.length * 2];
+      System.arraycopy(seen, 0, grown, 0, seen.length);
+      for (int i = seen.length; i < grown.length; i++) {
+        grown[i] = new StatsStripe(buckets);
       }
-      m = witness;
+      STRIPES.compareAndSet(this, seen, grown); // lost race: another thread grew it
     }
   }
 
   /** Adds this pane into the merged state of a summary. */
-  void mergeInto(Merge merge, int offset) {
-    long n = (long) COUNT.getAcquire(this);
-    if (n == 0) {
-      return;
-    }
-    merge.count += n;
-    merge.sum.add((double) HIGH.getAcquire(this));
-    merge.sum.add((double) LOW.getAcquire(this));
-    merge.min = Math.min(merge.min, (double) MIN.getAcquire(this));
-    merge.max = Math.max(merge.max, (double) MAX.getAcquire(this));
-    for (int c = 0; c < chunks.length; c++) {
-      long[] chunk = (long[]) CHUNKS.getAcquire(chunks, c);
-      if (chunk == null) {
-        continue;
-      }
-      for (int i = 0; i < CHUNK; i++) {
-        long k = (long) COUNTS.getOpaque(chunk, i);
-        if (k > 0) {
-          merge.histogram.add((c << CHUNK_BITS) + i - offset, k);
-        }
-      }
+  void mergeInto(StatsStripe.Merge merge, int offset) {
+    for (StatsStripe s : stripesAcquire()) {
+      s.mergeInto(merge, offset);
     }
   }
 
-  /** A summary being assembled from panes. */
-  static final class Merge {
-    long count;
-    final CompensatedSum sum = new CompensatedSum();
-    double min = Double.POSITIVE_INFINITY;
-    double max = Double.NEGATIVE_INFINITY;
-    final LogHistogram histogram;
+  /** How many stripes the pane has now. */
+  int stripeCount() {
+    return stripesAcquire().length;
+  }
 
-    Merge(LogBuckets buckets) {
-      this.histogram = new LogHistogram(buckets);
-    }
+  private StatsStripe[] stripesAcquire() {
+    return (StatsStripe[]) STRIPES.getAcquire(this);
   }
 }
