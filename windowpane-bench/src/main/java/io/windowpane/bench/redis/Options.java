@@ -75,9 +75,7 @@ record Options(int threads, Duration duration, Duration warmup, long limit, long
       throw new IllegalArgumentException("--window: expected at least 1ms, got " + window);
     }
     if (out == null) {
-      out = Path.of("windowpane-bench", "results", "redis-load-"
-          + LocalDateTime.now(ZoneOffset.UTC).format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss"))
-          + ".json");
+      out = defaultOut("redis-load");
     }
     return new Options(threads, duration, warmup, limit, window.toMillis(), keys, contenders,
         scenarios, redisUri, out);
@@ -118,15 +116,28 @@ record Options(int threads, Duration duration, Duration warmup, long limit, long
   }
 
   private static long positive(String name, String value, long max) {
+    return number(name, value, 1, max);
+  }
+
+  /** An integer option in {@code [min, max]}; {@code _} and {@code ,} may group digits. */
+  static long number(String name, String value, long min, long max) {
     try {
       long n = Long.parseLong(value.replace("_", "").replace(",", ""));
-      if (n >= 1 && n <= max) {
+      if (n >= min && n <= max) {
         return n;
       }
     } catch (NumberFormatException e) {
       // reported below
     }
-    throw new IllegalArgumentException(name + ": expected 1 to " + max + ", got " + value);
+    throw new IllegalArgumentException(name + ": expected " + min + " to " + max + ", got "
+        + value);
+  }
+
+  /** The default results file: {@code windowpane-bench/results/<prefix>-<UTC time>.json}. */
+  static Path defaultOut(String prefix) {
+    return Path.of("windowpane-bench", "results", prefix + "-"
+        + LocalDateTime.now(ZoneOffset.UTC).format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss"))
+        + ".json");
   }
 
   /** {@code 10s}, {@code 500ms}, {@code 2m}, or a plain number of seconds. */

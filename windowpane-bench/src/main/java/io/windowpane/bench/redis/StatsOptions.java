@@ -3,9 +3,6 @@ package io.windowpane.bench.redis;
 import io.windowpane.bench.stats.WindowTraffic;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.LocalDateTime;
-import java.time.ZoneOffset;
-import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -64,7 +61,7 @@ record StatsOptions(int threads, Duration duration, Duration warmup, Duration ti
       }
       String value = args[++i];
       switch (name) {
-        case "--threads" -> threads = (int) number(name, value, 1, 256);
+        case "--threads" -> threads = (int) Options.number(name, value, 1, 256);
         case "--duration" -> duration = Options.duration(name, value);
         case "--warmup" -> warmup = Options.duration(name, value);
         case "--timeout" -> timeout = Options.duration(name, value);
@@ -76,8 +73,8 @@ record StatsOptions(int threads, Duration duration, Duration warmup, Duration ti
               throw new IllegalArgumentException("--scenarios: expected KEYSxPOPULATION such as"
                   + " 1x10000, got " + s);
             }
-            Scenario scenario = new Scenario((int) number(name, parts[0], 1, 100_000),
-                number(name, parts[1], 1, 10_000_000));
+            Scenario scenario = new Scenario((int) Options.number(name, parts[0], 1, 100_000),
+                Options.number(name, parts[1], 1, 10_000_000));
             new WindowTraffic(WINDOW_MILLIS, scenario.population(), scenario.keys()); // checks
             chosen.add(scenario);
           }
@@ -93,7 +90,7 @@ record StatsOptions(int threads, Duration duration, Duration warmup, Duration ti
         case "--panes" -> {
           List<Integer> chosen = new ArrayList<>();
           for (String p : value.split(",")) {
-            chosen.add((int) number(name, p.trim(), 1, 60_000));
+            chosen.add((int) Options.number(name, p.trim(), 1, 60_000));
           }
           panes = List.copyOf(chosen);
         }
@@ -111,9 +108,7 @@ record StatsOptions(int threads, Duration duration, Duration warmup, Duration ti
       throw new IllegalArgumentException("--timeout: expected at least 1ms, got " + timeout);
     }
     if (out == null) {
-      out = Path.of("windowpane-bench", "results", "stats-redis-load-"
-          + LocalDateTime.now(ZoneOffset.UTC).format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss"))
-          + ".json");
+      out = Options.defaultOut("stats-redis-load");
     }
     return new StatsOptions(threads, duration, warmup, timeout, scenarios, contenders, panes,
         redisUri, out);
@@ -138,17 +133,5 @@ record StatsOptions(int threads, Duration duration, Duration warmup, Duration ti
     m.put("contenders", contenders.stream().map(StatsContenderKind::label).toList());
     m.put("panes", panes);
     return m;
-  }
-
-  private static long number(String name, String value, long min, long max) {
-    try {
-      long n = Long.parseLong(value.replace("_", ""));
-      if (n >= min && n <= max) {
-        return n;
-      }
-    } catch (NumberFormatException e) {
-      // reported below
-    }
-    throw new IllegalArgumentException(name + ": expected " + min + " to " + max + ", got " + value);
   }
 }
