@@ -11,18 +11,7 @@ cd "$(dirname "$0")/.."
 
 CALLS="${1:-100000}"
 LIB=windowpane-redis/src/main/resources/io/windowpane/redis/windowpane.lua
-PORT="$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')"
-DIR="$(mktemp -d)"
-redis-server --port "$PORT" --bind 127.0.0.1 --save '' --appendonly no --dir "$DIR" \
-  > "$DIR/redis.log" 2>&1 &
-PID=$!
-trap 'kill "$PID" 2>/dev/null; wait "$PID" 2>/dev/null; rm -rf "$DIR"' EXIT
-for _ in $(seq 50); do
-  redis-cli -p "$PORT" PING >/dev/null 2>&1 && break
-  sleep 0.1
-done
-
-cli() { redis-cli -p "$PORT" "$@"; }
+. windowpane-bench/lib/own-redis.sh
 cli FUNCTION LOAD REPLACE "$(cat "$LIB")" >/dev/null
 echo "redis $(cli INFO server | grep -o 'redis_version:[^[:space:]]*' | cut -d: -f2), $(nproc) cores," \
   "$CALLS calls per case, 16 connections, library $(git rev-parse --short HEAD 2>/dev/null || echo '?')"

@@ -18,18 +18,7 @@ cd "$(dirname "$0")/.."
 
 VALUES="${1:-10000}"
 LIB="${LIB:-windowpane-redis/src/main/resources/io/windowpane/redis/windowpane.lua}"
-PORT="$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')"
-DIR="$(mktemp -d)"
-redis-server --port "$PORT" --bind 127.0.0.1 --save '' --appendonly no --dir "$DIR" \
-  > "$DIR/redis.log" 2>&1 &
-PID=$!
-trap 'kill "$PID" 2>/dev/null; wait "$PID" 2>/dev/null; rm -rf "$DIR"' EXIT
-for _ in $(seq 50); do
-  redis-cli -p "$PORT" PING >/dev/null 2>&1 && break
-  sleep 0.1
-done
-
-cli() { redis-cli -p "$PORT" "$@"; }
+. windowpane-bench/lib/own-redis.sh
 cli FUNCTION LOAD REPLACE "$(cat "$LIB")" >/dev/null
 VERSION="$(cli FCALL wp_version 0)"
 KEY='wp1:s:{costs:k}:h60000/60/0.01/-1036/2764'
