@@ -56,4 +56,15 @@ final class Calls {
       return out;
     });
   }
+
+  /**
+   * Whether the server still holds state under {@code keys}: one {@code wp_holds} call with
+   * {@code args} (its slot 0, the time, filled in here on a copy).
+   */
+  static boolean holds(RedisSeam seam, TimeArg time, long guardMillis, String[] keys,
+      String[] args) {
+    String[] call = args.clone();
+    call[0] = time.now();
+    return await(seam.callInteger("wp_holds", keys, call), guardMillis, "holdsState") == 1;
+  }
 }

@@ -86,10 +86,7 @@ final class RedisLimiterStore implements LimiterStore {
 
   @Override
   public boolean holdsState(String key) {
-    String[] args = holdsArgs.clone();
-    args[0] = time.now();
-    return Calls.await(seam.callInteger("wp_holds", keys(key), args), guardMillis,
-        "holdsState") == 1;
+    return Calls.holds(seam, time, guardMillis, keys(key), holdsArgs);
   }
 
   @Override

@@ -18,8 +18,9 @@ import java.util.concurrent.CompletionStage;
  * their bucket counts (which lets a summary read O(P + buckets in the window) fields rather than
  * every pane's buckets), go to both functions; wp_holds reads the first only. An exact window
  * records with wp_xrecord and summarizes with wp_xsummary, which replies with the values in the
- * window, sorted and summed here by Summary.ofValues. Doubles travel as decimal strings that read back as the same double both
- * ways (Double.toString to the server, %.17g back), so sums, mins and maxes are bit-exact.
+ * window, sorted and summed here by Summary.ofValues. Doubles travel as decimal strings that
+ * read back as the same double both ways (Double.toString to the server, %.17g back), so sums,
+ * mins and maxes are bit-exact.
  */
 
 /**
@@ -161,10 +162,7 @@ final class RedisStatsStore implements StatsStore {
 
   @Override
   public boolean holdsState(String key) {
-    String[] args = holdsArgs.clone();
-    args[0] = time.now();
-    return Calls.await(seam.callInteger("wp_holds", holdsKeys(key), args), guardMillis,
-        "holdsState") == 1;
+    return Calls.holds(seam, time, guardMillis, holdsKeys(key), holdsArgs);
   }
 
   @Override
