@@ -4,6 +4,7 @@ import io.windowpane.internal.Checks;
 import io.windowpane.internal.local.LocalEngine;
 import io.windowpane.spi.Engine;
 import java.time.Duration;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 import java.util.function.Function;
@@ -94,6 +95,15 @@ public final class Windowpane implements AutoCloseable {
   /** The engine's name: "local", "redis", "etcd". */
   public String engineName() {
     return engine.name();
+  }
+
+  /**
+   * Whether the engine's backend answers now, for health checks: completes normally if it does,
+   * exceptionally with a {@link WindowpaneException} if not, within the engine's timeouts. The
+   * local engine always answers.
+   */
+  public CompletionStage<Void> probeAsync() {
+    return engine.probe();
   }
 
   @Override

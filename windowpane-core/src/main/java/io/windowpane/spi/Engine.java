@@ -3,6 +3,8 @@ package io.windowpane.spi;
 import io.windowpane.Quota;
 import io.windowpane.StatsSpec;
 import io.windowpane.WindowSpec;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 
 /**
  * What an engine provides: named stores of windows. Implemented by the local, Redis and etcd
@@ -27,6 +29,15 @@ public interface Engine extends AutoCloseable {
 
   /** The store of a statistics window; {@code name} namespaces its keys. */
   StatsStore statsStore(String name, StatsSpec spec);
+
+  /**
+   * Asks the backend whether it answers now, for health checks: completes normally if it does,
+   * exceptionally with a {@link io.windowpane.WindowpaneException} (within the engine's
+   * timeouts) if not. Never blocks the caller. An in-process engine always answers.
+   */
+  default CompletionStage<Void> probe() {
+    return CompletableFuture.completedFuture(null);
+  }
 
   /** Releases connections and threads; stores must not be used afterwards. */
   @Override

@@ -5,6 +5,7 @@ import io.windowpane.MillisClock;
 import io.windowpane.Quota;
 import io.windowpane.StatsSpec;
 import io.windowpane.WindowSpec;
+import io.windowpane.redis.internal.Calls;
 import io.windowpane.redis.internal.FunctionLibrary;
 import io.windowpane.redis.internal.LettuceSeam;
 import io.windowpane.redis.internal.RedisSeam;
@@ -19,6 +20,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CompletionStage;
 
 /**
  * The Redis engine: every operation is ONE round trip to ONE atomic server-side function of the
@@ -91,6 +93,12 @@ public final class RedisEngine implements Engine {
   }
 
   /** Whether calls go through Redis Functions ({@code FCALL}) rather than {@code EVALSHA}. */
+  /** Asks the server for its clock ({@code TIME}): one round trip, within the timeout. */
+  @Override
+  public CompletionStage<Void> probe() {
+    return Calls.translated(seam.serverMillis(), "probe").thenApply(millis -> null);
+  }
+
   public boolean usesFunctions() {
     return seam.functions();
   }

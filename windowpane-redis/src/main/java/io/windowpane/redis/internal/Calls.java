@@ -8,7 +8,7 @@ import java.util.concurrent.TimeoutException;
 import java.util.function.Function;
 
 /** Waiting on and combining the futures of calls. */
-final class Calls {
+public final class Calls {
 
   private Calls() {}
 
@@ -32,7 +32,7 @@ final class Calls {
   }
 
   /** The engine's exception for a failed async call. */
-  static <T> CompletableFuture<T> translated(CompletableFuture<T> future, String what) {
+  public static <T> CompletableFuture<T> translated(CompletableFuture<T> future, String what) {
     return future.handle((v, e) -> {
       if (e != null) {
         throw RedisFailures.translate(what, e);
