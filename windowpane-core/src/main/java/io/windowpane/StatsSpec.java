@@ -1,6 +1,7 @@
 package io.windowpane;
 
 import io.windowpane.internal.Checks;
+import io.windowpane.internal.Durations;
 import java.time.Duration;
 import java.util.Objects;
 

@@ -1,11 +1,12 @@
-package io.windowpane;
+package io.windowpane.internal;
 
 /** Formats millisecond lengths the way people write them: 250ms, 1s, 90s, 10m, 1h, 2d. */
-final class Durations {
+public final class Durations {
 
   private Durations() {}
 
-  static String format(long millis) {
+  /** {@code millis} in the largest unit that divides it exactly. */
+  public static String format(long millis) {
     if (millis % 86_400_000L == 0) {
       return millis / 86_400_000L + "d";
     }

@@ -1,0 +1,35 @@
+package io.windowpane.server;
+
+import io.windowpane.server.config.ConfigException;
+import io.windowpane.server.config.ServerConfig;
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Model.CommandSpec;
+
+/** {@code windowpane check-config FILE}: validates a configuration file without serving. */
+@Command(name = "check-config", mixinStandardHelpOptions = true,
+    description = "Checks a configuration file and prints what it configures, or each problem "
+        + "with its file and line. Exit code 0 when valid, 2 when not.")
+final class CheckConfigCommand implements Callable<Integer> {
+
+  @Parameters(paramLabel = "FILE", description = "the YAML configuration file")
+  Path file;
+
+  @Spec
+  CommandSpec spec;
+
+  @Override
+  public Integer call() {
+    try {
+      ServerConfig config = ServerConfig.load(file);
+      spec.commandLine().getOut().println(file + ": valid; " + ServeCommand.summary(config));
+      return 0;
+    } catch (ConfigException e) {
+      spec.commandLine().getErr().println(e.getMessage());
+      return 2;
+    }
+  }
+}

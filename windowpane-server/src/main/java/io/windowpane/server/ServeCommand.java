@@ -1,0 +1,109 @@
+package io.windowpane.server;
+
+import io.windowpane.server.config.ConfigException;
+import io.windowpane.server.config.ServerConfig;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/** {@code windowpane serve}: runs the service until SIGINT or SIGTERM, then stops gracefully. */
+@Command(name = "serve", mixinStandardHelpOptions = true, sortOptions = false,
+    description = {
+        "Serves the HTTP JSON API (docs/server.md) until stopped with Ctrl-C or SIGTERM.",
+        "With no --config: the in-process engine, a limiter 'demo' (2 per 10 seconds),",
+        "a counter 'requests' (1 minute) and statistics 'latency' (1 minute, 1%).",
+        "Command-line options override the configuration file."})
+final class ServeCommand implements Callable<Integer> {
+
+  @Option(names = "--host", paramLabel = "HOST",
+      description = "address to listen on (default: the file's, else 127.0.0.1)")
+  String host;
+
+  @Option(names = "--port", paramLabel = "PORT",
+      description = "port to listen on, 0 for any free port (default: the file's, else 8080)")
+  Integer port;
+
+  @Option(names = {"-c", "--config"}, paramLabel = "FILE",
+      description = "YAML configuration: limiters, counters, statistics, engine, tokens")
+  Path config;
+
+  @Option(names = "--redis", paramLabel = "URI",
+      description = "use the Redis engine at this URI (redis://[user:password@]host:port[/db] "
+          + "or rediss://...) instead of the file's engine")
+  String redis;
+
+  @Option(names = "--token-file", paramLabel = "FILE",
+      description = "require one of the tokens in FILE (one per line) as "
+          + "'Authorization: Bearer <token>' on /v1 and /metrics")
+  Path tokenFile;
+
+  @Spec
+  CommandSpec spec;
+
+  @Override
+  public Integer call() throws Exception {
+    PrintWriter err = spec.commandLine().getErr();
+    ServerConfig settings;
+    try {
+      settings = config == null ? ServerConfig.defaults() : ServerConfig.load(config);
+      if (tokenFile != null) {
+        settings = settings.withTokens(ServerConfig.readTokensFile(tokenFile));
+      }
+      if (host != null) {
+        settings = settings.withHost(host);
+      }
+      if (port != null) {
+        settings = settings.withPort(port);
+      }
+      if (redis != null) {
+        settings = settings.withRedisUri(redis);
+      }
+    } catch (ConfigException | IllegalArgumentException e) {
+      err.println("windowpane: " + e.getMessage());
+      return 2;
+    }
+    WindowpaneServer server;
+    try {
+      server = WindowpaneServer.start(settings);
+    } catch (RuntimeException e) {
+      err.println("windowpane: could not start on " + settings.host() + ":" + settings.port()
+          + " with " + settings.engine().describe() + ": " + e.getMessage()
+          + (e.getCause() != null ? " (" + e.getCause().getMessage() + ")" : ""));
+      return 1;
+    }
+    CountDownLatch stopped = new CountDownLatch(1);
+    Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+      server.close();
+      stopped.countDown();
+    }, "windowpane-shutdown"));
+    PrintWriter out = spec.commandLine().getOut();
+    ServerConfig served = settings;
+    out.println("windowpane " + Main.version() + " serving " + server.url() + " ("
+        + summary(settings) + ")");
+    served.limiters().keySet().stream().findFirst().ifPresent(name -> out.println(
+        "try: curl -s -X POST " + server.url() + "/v1/limiters/" + name + "/acquire"
+            + (served.tokens().isEmpty() ? "" : " -H 'Authorization: Bearer <token>'")
+            + " -d '{\"key\":\"alice\"}'"));
+    out.flush();
+    stopped.await();
+    return 0;
+  }
+
+  /** One line: engine and names, e.g. {@code engine local; limiters demo; counters ...}. */
+  static String summary(ServerConfig config) {
+    return "engine " + config.engine().describe()
+        + "; limiters " + names(config.limiters().keySet())
+        + "; counters " + names(config.counters().keySet())
+        + "; stats " + names(config.stats().keySet())
+        + (config.tokens().isEmpty() ? "; no tokens" : "; " + config.tokens().size() + " tokens");
+  }
+
+  private static String names(java.util.Set<String> names) {
+    return names.isEmpty() ? "none" : String.join(", ", names);
+  }
+}

@@ -1,0 +1,96 @@
+package io.windowpane.server;
+
+import io.javalin.Javalin;
+import io.windowpane.MillisClock;
+import io.windowpane.Windowpane;
+import io.windowpane.server.config.ServerConfig;
+import io.windowpane.server.internal.Service;
+import io.windowpane.server.internal.ServiceMetrics;
+
+/**
+ * A running windowpane service: the HTTP JSON API of {@code docs/server.md} over one engine.
+ *
+ * <pre>{@code
+ * try (WindowpaneServer server = WindowpaneServer.start(ServerConfig.defaults().withPort(0))) {
+ *   System.out.println(server.url());   // http://127.0.0.1:<free port>
+ * }
+ * }</pre>
+ *
+ * <p>{@link #close()} stops accepting connections, lets requests in flight finish for up to the
+ * configured {@code shutdownTimeout}, then closes the engine. Thread-safe.
+ */
+public final class WindowpaneServer implements AutoCloseable {
+
+  private final Javalin app;
+  private final Windowpane windowpane;
+  private final ServiceMetrics metrics;
+  private final String host;
+  private boolean closed;
+
+  private WindowpaneServer(Javalin app, Windowpane windowpane, ServiceMetrics metrics,
+      String host) {
+    this.app = app;
+    this.windowpane = windowpane;
+    this.metrics = metrics;
+    this.host = host;
+  }
+
+  /** Opens the configured engine and serves it on the configured address. */
+  public static WindowpaneServer start(ServerConfig config) {
+    return start(config, config.engine().open(), MillisClock.system());
+  }
+
+  /**
+   * Serves {@code windowpane} (which the server then owns and closes) on the configured address,
+   * with {@code clock} as the service's clock for reset times: tests pass the engine's manual
+   * clock.
+   */
+  public static WindowpaneServer start(ServerConfig config, Windowpane windowpane,
+      MillisClock clock) {
+    ServiceMetrics metrics = new ServiceMetrics();
+    try {
+      Javalin app = new Service(config, windowpane, clock, metrics)
+          .create(config.shutdownTimeout().toMillis());
+      app.start(config.host(), config.port());
+      return new WindowpaneServer(app, windowpane, metrics, config.host());
+    } catch (RuntimeException e) {
+      metrics.close();
+      windowpane.close();
+      throw e;
+    }
+  }
+
+  /** The port it listens on (the free port chosen when the configuration said 0). */
+  public int port() {
+    return app.port();
+  }
+
+  /** The base URL, e.g. {@code http://127.0.0.1:8080}. */
+  public String url() {
+    String h = host.contains(":") ? "[" + host + "]" : host;
+    return "http://" + h + ":" + port();
+  }
+
+  /** The engine's name: local or redis. */
+  public String engineName() {
+    return windowpane.engineName();
+  }
+
+  /** Stops gracefully (see the class comment) and closes the engine. Idempotent. */
+  @Override
+  public synchronized void close() {
+    if (closed) {
+      return;
+    }
+    closed = true;
+    try {
+      app.stop();
+    } finally {
+      try {
+        windowpane.close();
+      } finally {
+        metrics.close();
+      }
+    }
+  }
+}

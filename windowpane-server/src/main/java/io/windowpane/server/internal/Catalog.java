@@ -1,0 +1,71 @@
+package io.windowpane.server.internal;
+
+import io.windowpane.Quota;
+import io.windowpane.RateLimiter;
+import io.windowpane.StatsSpec;
+import io.windowpane.WindowCounter;
+import io.windowpane.WindowSpec;
+import io.windowpane.WindowStats;
+import io.windowpane.Windowpane;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/** What the service offers, by name: the configured limiters, counters and statistics. */
+final class Catalog {
+
+  /** A limiter and what its replies repeat: the policy header. */
+  record LimiterEntry(String name, RateLimiter limiter, String policyHeader) {
+    Quota quota() {
+      return limiter.quota();
+    }
+  }
+
+  private final Map<String, LimiterEntry> limiters = new LinkedHashMap<>();
+  private final Map<String, WindowCounter> counters = new LinkedHashMap<>();
+  private final Map<String, WindowStats> stats = new LinkedHashMap<>();
+
+  Catalog(Windowpane wp, Map<String, Quota> limiters, Map<String, WindowSpec> counters,
+      Map<String, StatsSpec> stats) {
+    limiters.forEach((name, quota) -> this.limiters.put(name,
+        new LimiterEntry(name, wp.limiter(name, quota), RateLimitHeaders.policy(quota))));
+    counters.forEach((name, spec) -> this.counters.put(name, wp.counter(name, spec)));
+    stats.forEach((name, spec) -> this.stats.put(name, wp.stats(name, spec)));
+  }
+
+  LimiterEntry limiter(String name) {
+    LimiterEntry entry = limiters.get(name);
+    if (entry == null) {
+      throw ApiError.unknown("limiter", name, limiters.keySet());
+    }
+    return entry;
+  }
+
+  WindowCounter counter(String name) {
+    WindowCounter counter = counters.get(name);
+    if (counter == null) {
+      throw ApiError.unknown("counter", name, counters.keySet());
+    }
+    return counter;
+  }
+
+  WindowStats stats(String name) {
+    WindowStats window = stats.get(name);
+    if (window == null) {
+      throw ApiError.unknown("stats", name, stats.keySet());
+    }
+    return window;
+  }
+
+  Map<String, LimiterEntry> limiters() {
+    return Collections.unmodifiableMap(limiters);
+  }
+
+  Map<String, WindowCounter> counters() {
+    return Collections.unmodifiableMap(counters);
+  }
+
+  Map<String, WindowStats> stats() {
+    return Collections.unmodifiableMap(stats);
+  }
+}

@@ -1,0 +1,136 @@
+package io.windowpane.server.internal;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.javalin.config.RoutesConfig;
+import io.javalin.http.Context;
+import io.windowpane.Decision;
+import io.windowpane.Limit;
+import io.windowpane.server.config.EngineConfig.OnFailure;
+import io.windowpane.server.internal.Catalog.LimiterEntry;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * {@code /v1/limiters}: acquire (200 allowed, 429 denied, with the RateLimit headers), batch
+ * acquire, and the descriptions. When the engine fails, {@code engine.onFailure} decides: an
+ * error (503), or an allowed or denied decision marked {@code degraded}.
+ */
+final class LimiterApi {
+
+  private static final Set<String> ACQUIRE = Set.of("key", "permits");
+  private static final Set<String> ACQUIRE_BATCH = Set.of("keys", "permits");
+  /** A degraded denial did not ask the backend; it suggests a retry after this long. */
+  private static final long DEGRADED_RETRY_MILLIS = 1_000;
+
+  private final Service service;
+
+  LimiterApi(Service service) {
+    this.service = service;
+  }
+
+  void register(RoutesConfig routes) {
+    routes.get("/v1/limiters", this::list);
+    routes.get("/v1/limiters/{limiter}", this::describe);
+    routes.post("/v1/limiters/{limiter}/acquire", this::acquire);
+    routes.post("/v1/limiters/{limiter}/acquire-batch", this::acquireBatch);
+  }
+
+  private void list(Context ctx) {
+    ObjectNode body = Json.object();
+    ArrayNode all = body.putArray("limiters");
+    service.catalog().limiters().values()
+        .forEach(e -> all.add(Describe.limiter(e.name(), e.quota())));
+    Replies.json(ctx, 200, body);
+  }
+
+  private void describe(Context ctx) {
+    LimiterEntry entry = service.catalog().limiter(ctx.pathParam("limiter"));
+    Replies.json(ctx, 200, Describe.limiter(entry.name(), entry.quota()));
+  }
+
+  private void acquire(Context ctx) {
+    LimiterEntry entry = service.catalog().limiter(ctx.pathParam("limiter"));
+    JsonBody body = service.body(ctx, ACQUIRE);
+    String key = body.key("key");
+    long permits = body.integer("permits", 1, Limit.MAX_PERMITS, 1);
+    long now = service.clock().millis();
+    service.backend().call(ctx, "acquire",
+        () -> entry.limiter().tryAcquireAsync(key, permits),
+        decision -> reply(ctx, entry, key, permits, decision, false, now),
+        failure -> degrade(ctx, entry, key, permits, failure, now));
+  }
+
+  private void degrade(Context ctx, LimiterEntry entry, String key, long permits,
+      Throwable failure, long now) {
+    OnFailure policy = service.onFailure();
+    if (!Replies.isBackendFailure(failure) || policy == OnFailure.ERROR) {
+      service.replies().failure(ctx, failure);
+      return;
+    }
+    Decision decision = policy == OnFailure.ALLOW
+        ? Decision.allowed(0)
+        : Decision.denied(0, entry.quota().limits().get(0), DEGRADED_RETRY_MILLIS);
+    reply(ctx, entry, key, permits, decision, true, now);
+  }
+
+  private void reply(Context ctx, LimiterEntry entry, String key, long permits,
+      Decision decision, boolean degraded, long now) {
+    service.metrics().decision(entry.name(), decision.allowed(), degraded);
+    ObjectNode body = Json.object();
+    body.put("limiter", entry.name());
+    decision(body, entry, key, permits, decision, degraded, now);
+    ctx.header("RateLimit-Policy", entry.policyHeader());
+    ctx.header("RateLimit",
+        RateLimitHeaders.current(entry.name(), entry.quota(), decision, now));
+    if (!decision.allowed()) {
+      ctx.header("Retry-After", Long.toString(
+          Math.max(1, RateLimitHeaders.ceilSeconds(decision.retryAfterMillis()))));
+    }
+    Replies.json(ctx, decision.allowed() ? 200 : 429, body);
+  }
+
+  private void decision(ObjectNode body, LimiterEntry entry, String key, long permits,
+      Decision decision, boolean degraded, long now) {
+    body.put("key", key);
+    body.put("permits", permits);
+    body.put("allowed", decision.allowed());
+    body.put("remaining", decision.remaining());
+    body.put("retryAfterMillis", decision.retryAfterMillis());
+    body.put("resetMillis", degraded ? 0 : decision.deniedBy()
+        .map(by -> RateLimitHeaders.resetMillis(by, now))
+        .orElseGet(() -> RateLimitHeaders.resetMillis(entry.quota(), now)));
+    if (decision.allowed()) {
+      body.putNull("deniedBy");
+    } else {
+      Limit by = decision.deniedBy().orElseThrow();
+      ObjectNode limit = body.putObject("deniedBy");
+      limit.put("name", by.name());
+      limit.put("permits", by.permits());
+      limit.put("windowMillis", by.window().windowMillis());
+    }
+    body.put("engine", service.engineName());
+    body.put("degraded", degraded);
+  }
+
+  private void acquireBatch(Context ctx) {
+    LimiterEntry entry = service.catalog().limiter(ctx.pathParam("limiter"));
+    JsonBody body = service.body(ctx, ACQUIRE_BATCH);
+    List<String> keys = body.keys("keys");
+    long permits = body.integer("permits", 1, Limit.MAX_PERMITS, 1);
+    long now = service.clock().millis();
+    service.backend().call(ctx, "acquire",
+        () -> entry.limiter().tryAcquireAllAsync(keys, permits),
+        decisions -> {
+          ObjectNode reply = Json.object();
+          reply.put("limiter", entry.name());
+          ArrayNode all = reply.putArray("decisions");
+          for (int i = 0; i < keys.size(); i++) {
+            Decision d = decisions.get(i);
+            service.metrics().decision(entry.name(), d.allowed(), false);
+            decision(all.addObject(), entry, keys.get(i), permits, d, false, now);
+          }
+          Replies.json(ctx, 200, reply);
+        });
+  }
+}

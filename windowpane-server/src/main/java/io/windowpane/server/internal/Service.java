@@ -1,0 +1,133 @@
+package io.windowpane.server.internal;
+
+import io.javalin.Javalin;
+import io.javalin.http.Context;
+import io.javalin.http.HttpResponseException;
+import io.windowpane.MillisClock;
+import io.windowpane.Windowpane;
+import io.windowpane.server.config.EngineConfig.OnFailure;
+import io.windowpane.server.config.ServerConfig;
+import java.util.Set;
+import org.eclipse.jetty.server.handler.GracefulHandler;
+
+/*
+ * The service behind `windowpane serve`: one Javalin (Jetty 12) application over one Windowpane.
+ *
+ * Request path. A handler looks the name up in the Catalog, reads and checks the whole body
+ * (JsonBody; any refusal is an ApiError thrown before the engine is called, so a refused request
+ * records nothing), then calls the engine's async method through Backend: Jetty's thread is
+ * released while Redis answers, and the reply is written from the engine's callback. The local
+ * engine answers at once and the reply is written inline.
+ *
+ * Around it: a before-handler checks the bearer token on /v1 and /metrics (Auth); every failure,
+ * Javalin's own 404/405/413 included, goes through Replies into one JSON error shape; Jetty's
+ * GracefulHandler lets in-flight requests finish on stop, for up to shutdownTimeout.
+ */
+public final class Service {
+
+  private final Windowpane windowpane;
+  private final MillisClock clock;
+  private final ServiceMetrics metrics;
+  private final Replies replies;
+  private final Backend backend;
+  private final Catalog catalog;
+  private final Limits limits;
+  private final Auth auth;
+  private final OnFailure onFailure;
+
+  public Service(ServerConfig config, Windowpane windowpane, MillisClock clock,
+      ServiceMetrics metrics) {
+    this.windowpane = windowpane;
+    this.clock = clock;
+    this.metrics = metrics;
+    this.limits = new Limits(config.maxBodyBytes(), config.maxKeyLength(), config.maxBatch());
+    this.replies = new Replies(metrics, windowpane.engineName(), limits.maxBodyBytes());
+    this.backend = new Backend(metrics, replies);
+    this.catalog = new Catalog(windowpane, config.limiters(), config.counters(), config.stats());
+    this.auth = new Auth(config.tokens());
+    this.onFailure = config.engine().onFailure();
+  }
+
+  /** The Javalin application, not started. */
+  public Javalin create(long shutdownTimeoutMillis) {
+    return Javalin.create(cfg -> {
+      cfg.startup.showJavalinBanner = false;
+      cfg.startup.showOldJavalinVersionWarning = false;
+      cfg.http.maxRequestSize = limits.maxBodyBytes();
+      cfg.http.prefer405over404 = true;
+      cfg.jetty.modifyServer(server -> {
+        server.setHandler(new GracefulHandler());
+        server.setStopTimeout(shutdownTimeoutMillis);
+      });
+      cfg.routes.before(this::authenticate);
+      new LimiterApi(this).register(cfg.routes);
+      new CounterApi(this).register(cfg.routes);
+      new StatsApi(this).register(cfg.routes);
+      new OpsApi(this).register(cfg.routes);
+      cfg.routes.exception(HttpResponseException.class, (e, ctx) -> replies.failure(ctx, e));
+      cfg.routes.exception(Exception.class, (e, ctx) -> replies.failure(ctx, e));
+    });
+  }
+
+  private void authenticate(Context ctx) {
+    if (!auth.enabled()) {
+      return;
+    }
+    String path = ctx.path();
+    boolean open = path.startsWith("/health") || path.equals("/v1/openapi.yaml");
+    if (!open && !auth.accepts(ctx.header("Authorization"))) {
+      throw new ApiError(401, "unauthorized", null,
+          "this service needs a token: send 'Authorization: Bearer <token>'");
+    }
+  }
+
+  /** The request body as a JSON object with only {@code fields}, within the size limit. */
+  JsonBody body(Context ctx, Set<String> fields) {
+    long declared = ctx.contentLength();
+    if (declared > limits.maxBodyBytes()) {
+      throw replies.tooLarge(declared);
+    }
+    return JsonBody.parse(ctx.bodyAsBytes(), limits, fields);
+  }
+
+  /** The {@code key} query parameter, checked. */
+  String queryKey(Context ctx) {
+    return Limits.checkKey("key", ctx.queryParam("key"), limits.maxKeyLength());
+  }
+
+  Windowpane windowpane() {
+    return windowpane;
+  }
+
+  String engineName() {
+    return windowpane.engineName();
+  }
+
+  MillisClock clock() {
+    return clock;
+  }
+
+  ServiceMetrics metrics() {
+    return metrics;
+  }
+
+  Replies replies() {
+    return replies;
+  }
+
+  Backend backend() {
+    return backend;
+  }
+
+  Catalog catalog() {
+    return catalog;
+  }
+
+  Limits limits() {
+    return limits;
+  }
+
+  OnFailure onFailure() {
+    return onFailure;
+  }
+}

@@ -1,0 +1,182 @@
+package io.windowpane.server.internal;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.javalin.config.RoutesConfig;
+import io.javalin.http.Context;
+import io.windowpane.Summary;
+import io.windowpane.WindowStats;
+import java.math.BigDecimal;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * {@code /v1/stats}: record, summary, their batch forms, and the descriptions. A record batch is
+ * checked whole before anything is recorded; each key's values are then recorded atomically (one
+ * call per key), not all keys at once.
+ */
+final class StatsApi {
+
+  private static final Set<String> RECORD = Set.of("key", "value", "values");
+  private static final Set<String> RECORD_BATCH = Set.of("records");
+  private static final Set<String> SUMMARY_BATCH = Set.of("keys", "quantiles");
+  private static final double[] DEFAULT_QUANTILES = {0.5, 0.9, 0.99};
+  static final int MAX_QUANTILES = 32;
+
+  private final Service service;
+
+  StatsApi(Service service) {
+    this.service = service;
+  }
+
+  void register(RoutesConfig routes) {
+    routes.get("/v1/stats", this::list);
+    routes.get("/v1/stats/{stats}", this::describe);
+    routes.post("/v1/stats/{stats}/record", this::record);
+    routes.get("/v1/stats/{stats}/summary", this::summary);
+    routes.post("/v1/stats/{stats}/record-batch", this::recordBatch);
+    routes.post("/v1/stats/{stats}/summary-batch", this::summaryBatch);
+  }
+
+  private void list(Context ctx) {
+    ObjectNode body = Json.object();
+    ArrayNode all = body.putArray("stats");
+    service.catalog().stats().values().forEach(s -> all.add(Describe.stats(s.name(), s.spec())));
+    Replies.json(ctx, 200, body);
+  }
+
+  private void describe(Context ctx) {
+    WindowStats stats = service.catalog().stats(ctx.pathParam("stats"));
+    Replies.json(ctx, 200, Describe.stats(stats.name(), stats.spec()));
+  }
+
+  /** One key and its values, checked. */
+  private record Values(String key, double[] values) {}
+
+  private Values values(JsonBody body) {
+    String key = body.key("key");
+    if (body.has("value") == body.has("values")) {
+      throw ApiError.invalid(body.path("value"), "give exactly one of "
+          + body.path("value") + " and " + body.path("values"));
+    }
+    double[] values = body.has("value")
+        ? new double[] {body.number("value")}
+        : body.numbers("values", service.limits().maxBatch());
+    return new Values(key, values);
+  }
+
+  private void record(Context ctx) {
+    WindowStats stats = service.catalog().stats(ctx.pathParam("stats"));
+    Values v = values(service.body(ctx, RECORD));
+    service.backend().call(ctx, "record", () -> stats.recordAllAsync(v.key, v.values), done -> {
+      ObjectNode body = Json.object();
+      body.put("stats", stats.name());
+      body.put("key", v.key);
+      body.put("recorded", v.values.length);
+      Replies.json(ctx, 200, body);
+    });
+  }
+
+  private void recordBatch(Context ctx) {
+    WindowStats stats = service.catalog().stats(ctx.pathParam("stats"));
+    List<Values> records = new ArrayList<>();
+    long total = 0;
+    for (JsonBody record : service.body(ctx, RECORD_BATCH).objects("records", RECORD)) {
+      Values v = values(record);
+      records.add(v);
+      total += v.values.length;
+    }
+    long recorded = total;
+    service.backend().call(ctx, "record", () -> {
+      CompletableFuture<?>[] all = new CompletableFuture<?>[records.size()];
+      for (int i = 0; i < all.length; i++) {
+        Values v = records.get(i);
+        all[i] = stats.recordAllAsync(v.key, v.values).toCompletableFuture();
+      }
+      return CompletableFuture.allOf(all);
+    }, done -> {
+      ObjectNode body = Json.object();
+      body.put("stats", stats.name());
+      body.put("recorded", recorded);
+      Replies.json(ctx, 200, body);
+    });
+  }
+
+  private void summary(Context ctx) {
+    WindowStats stats = service.catalog().stats(ctx.pathParam("stats"));
+    String key = service.queryKey(ctx);
+    double[] quantiles = queryQuantiles(ctx.queryParam("quantiles"));
+    service.backend().call(ctx, "summary", () -> stats.summaryAsync(key), summary -> {
+      ObjectNode body = Json.object();
+      body.put("stats", stats.name());
+      summary(body, key, summary, quantiles);
+      Replies.json(ctx, 200, body);
+    });
+  }
+
+  private void summaryBatch(Context ctx) {
+    WindowStats stats = service.catalog().stats(ctx.pathParam("stats"));
+    JsonBody body = service.body(ctx, SUMMARY_BATCH);
+    List<String> keys = body.keys("keys");
+    double[] quantiles = body.has("quantiles")
+        ? checkQuantiles(body.numbers("quantiles", MAX_QUANTILES))
+        : DEFAULT_QUANTILES;
+    service.backend().call(ctx, "summary", () -> stats.summaryAllAsync(keys), summaries -> {
+      ObjectNode reply = Json.object();
+      reply.put("stats", stats.name());
+      ArrayNode all = reply.putArray("summaries");
+      for (int i = 0; i < keys.size(); i++) {
+        summary(all.addObject(), keys.get(i), summaries.get(i), quantiles);
+      }
+      Replies.json(ctx, 200, reply);
+    });
+  }
+
+  private static void summary(ObjectNode body, String key, Summary s, double[] quantiles) {
+    body.put("key", key);
+    body.put("count", s.count());
+    body.put("sum", s.sum());
+    Json.putNumber(body, "mean", s.mean());
+    Json.putNumber(body, "min", s.min());
+    Json.putNumber(body, "max", s.max());
+    ObjectNode q = body.putObject("quantiles");
+    for (double quantile : quantiles) {
+      Json.putNumber(q, BigDecimal.valueOf(quantile).stripTrailingZeros().toPlainString(),
+          s.quantile(quantile));
+    }
+    body.put("exact", s.isExact());
+    body.put("relativeAccuracy", s.isExact() ? 0.0 : s.relativeAccuracy());
+  }
+
+  private static double[] queryQuantiles(String text) {
+    if (text == null) {
+      return DEFAULT_QUANTILES;
+    }
+    String[] parts = text.split(",", -1);
+    if (parts.length > MAX_QUANTILES) {
+      throw ApiError.invalid("quantiles", "quantiles must list 1 to " + MAX_QUANTILES
+          + " numbers in [0, 1], was " + parts.length);
+    }
+    double[] quantiles = new double[parts.length];
+    for (int i = 0; i < parts.length; i++) {
+      try {
+        quantiles[i] = Double.parseDouble(parts[i].trim());
+      } catch (NumberFormatException e) {
+        throw ApiError.invalid("quantiles", "quantiles must be comma-separated numbers in "
+            + "[0, 1], was '" + parts[i] + "'");
+      }
+    }
+    return checkQuantiles(quantiles);
+  }
+
+  private static double[] checkQuantiles(double[] quantiles) {
+    for (double q : quantiles) {
+      if (!(q >= 0 && q <= 1)) {
+        throw ApiError.invalid("quantiles", "every quantile must be in [0, 1], was " + q);
+      }
+    }
+    return quantiles;
+  }
+}
