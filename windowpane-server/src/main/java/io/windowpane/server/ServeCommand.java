@@ -86,9 +86,9 @@ final class ServeCommand implements Callable<Integer> {
     out.println("windowpane " + Main.version() + " serving " + server.url() + " ("
         + summary(settings) + ")");
     served.limiters().keySet().stream().findFirst().ifPresent(name -> out.println(
-        "try: curl -s -X POST " + server.url() + "/v1/limiters/" + name + "/acquire"
+        "try: curl -s -w ' HTTP %{http_code}\\n'"
             + (served.tokens().isEmpty() ? "" : " -H 'Authorization: Bearer <token>'")
-            + " -d '{\"key\":\"alice\"}'"));
+            + " -d '{\"key\":\"alice\"}' " + server.url() + "/v1/limiters/" + name + "/acquire"));
     out.flush();
     stopped.await();
     return 0;

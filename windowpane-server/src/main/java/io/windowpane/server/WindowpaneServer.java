@@ -6,6 +6,8 @@ import io.windowpane.Windowpane;
 import io.windowpane.server.config.ServerConfig;
 import io.windowpane.server.internal.Service;
 import io.windowpane.server.internal.ServiceMetrics;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
  * A running windowpane service: the HTTP JSON API of {@code docs/server.md} over one engine.
@@ -25,14 +27,16 @@ public final class WindowpaneServer implements AutoCloseable {
   private final Windowpane windowpane;
   private final ServiceMetrics metrics;
   private final String host;
+  private final List<String> routes;
   private boolean closed;
 
   private WindowpaneServer(Javalin app, Windowpane windowpane, ServiceMetrics metrics,
-      String host) {
+      String host, List<String> routes) {
     this.app = app;
     this.windowpane = windowpane;
     this.metrics = metrics;
     this.host = host;
+    this.routes = routes;
   }
 
   /** Opens the configured engine and serves it on the configured address. */
@@ -49,10 +53,11 @@ public final class WindowpaneServer implements AutoCloseable {
       MillisClock clock) {
     ServiceMetrics metrics = new ServiceMetrics();
     try {
+      List<String> routes = new CopyOnWriteArrayList<>();
       Javalin app = new Service(config, windowpane, clock, metrics)
-          .create(config.shutdownTimeout().toMillis());
+          .create(config.shutdownTimeout().toMillis(), routes);
       app.start(config.host(), config.port());
-      return new WindowpaneServer(app, windowpane, metrics, config.host());
+      return new WindowpaneServer(app, windowpane, metrics, config.host(), List.copyOf(routes));
     } catch (RuntimeException e) {
       metrics.close();
       windowpane.close();
@@ -69,6 +74,11 @@ public final class WindowpaneServer implements AutoCloseable {
   public String url() {
     String h = host.contains(":") ? "[" + host + "]" : host;
     return "http://" + h + ":" + port();
+  }
+
+  /** Every route it serves, as "METHOD path", e.g. {@code POST /v1/limiters/{limiter}/acquire}. */
+  public List<String> routes() {
+    return routes;
   }
 
   /** The engine's name: local or redis. */

@@ -13,6 +13,7 @@ final class CounterApi {
 
   private static final Set<String> ADD = Set.of("key", "n");
   private static final Set<String> ADD_BATCH = Set.of("keys", "n");
+  private static final Set<String> COUNT = Set.of("key");
   private static final Set<String> COUNT_BATCH = Set.of("keys");
 
   private final Service service;
@@ -54,7 +55,7 @@ final class CounterApi {
 
   private void count(Context ctx) {
     WindowCounter counter = service.catalog().counter(ctx.pathParam("counter"));
-    String key = service.queryKey(ctx);
+    String key = service.queryKey(ctx, COUNT);
     service.backend().call(ctx, "count", () -> counter.countAsync(key),
         count -> Replies.json(ctx, 200, one(counter, key, count)));
   }

@@ -20,7 +20,10 @@ final class LimiterApi {
 
   private static final Set<String> ACQUIRE = Set.of("key", "permits");
   private static final Set<String> ACQUIRE_BATCH = Set.of("keys", "permits");
-  /** A degraded denial did not ask the backend; it suggests a retry after this long. */
+  /**
+   * A degraded denial did not ask the backend; it suggests a retry after this long. Degraded
+   * replies record nothing, carry remaining 0, reset 0, no deniedBy and no RateLimit header.
+   */
   private static final long DEGRADED_RETRY_MILLIS = 1_000;
 
   private final Service service;
@@ -81,8 +84,10 @@ final class LimiterApi {
     body.put("limiter", entry.name());
     decision(body, entry, key, permits, decision, degraded, now);
     ctx.header("RateLimit-Policy", entry.policyHeader());
-    ctx.header("RateLimit",
-        RateLimitHeaders.current(entry.name(), entry.quota(), decision, now));
+    if (!degraded) {
+      ctx.header("RateLimit",
+          RateLimitHeaders.current(entry.name(), entry.quota(), decision, now));
+    }
     if (!decision.allowed()) {
       ctx.header("Retry-After", Long.toString(
           Math.max(1, RateLimitHeaders.ceilSeconds(decision.retryAfterMillis()))));
@@ -100,7 +105,7 @@ final class LimiterApi {
     body.put("resetMillis", degraded ? 0 : decision.deniedBy()
         .map(by -> RateLimitHeaders.resetMillis(by, now))
         .orElseGet(() -> RateLimitHeaders.resetMillis(entry.quota(), now)));
-    if (decision.allowed()) {
+    if (decision.allowed() || degraded) {
       body.putNull("deniedBy");
     } else {
       Limit by = decision.deniedBy().orElseThrow();

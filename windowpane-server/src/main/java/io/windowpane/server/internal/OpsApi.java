@@ -28,7 +28,6 @@ final class OpsApi {
 
   void register(RoutesConfig routes) {
     routes.get("/health", this::health);
-    routes.get("/health/ready", this::health);
     routes.get("/health/live", ctx -> {
       ObjectNode body = Json.object();
       body.put("status", "up");

@@ -53,7 +53,14 @@ final class Replies {
 
   /** Writes the error reply for {@code failure}. */
   void failure(Context ctx, Throwable failure) {
-    error(ctx, toApiError(unwrap(failure)));
+    Throwable t = unwrap(failure);
+    if (t instanceof HttpResponseException && ((HttpResponseException) t).getStatus() == 405) {
+      String methods = ((HttpResponseException) t).getDetails().get("availableMethods");
+      if (methods != null) {
+        ctx.header("Allow", methods.replace(" ", ""));
+      }
+    }
+    error(ctx, toApiError(t));
   }
 
   void error(Context ctx, ApiError error) {

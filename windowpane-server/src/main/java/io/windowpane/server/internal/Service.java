@@ -7,6 +7,7 @@ import io.windowpane.MillisClock;
 import io.windowpane.Windowpane;
 import io.windowpane.server.config.EngineConfig.OnFailure;
 import io.windowpane.server.config.ServerConfig;
+import java.util.List;
 import java.util.Set;
 import org.eclipse.jetty.server.handler.GracefulHandler;
 
@@ -24,6 +25,8 @@ import org.eclipse.jetty.server.handler.GracefulHandler;
  * GracefulHandler lets in-flight requests finish on stop, for up to shutdownTimeout.
  */
 public final class Service {
+
+  private static final Set<String> HTTP_METHODS = Set.of("GET", "POST", "PUT", "DELETE", "PATCH");
 
   private final Windowpane windowpane;
   private final MillisClock clock;
@@ -48,9 +51,14 @@ public final class Service {
     this.onFailure = config.engine().onFailure();
   }
 
-  /** The Javalin application, not started. */
-  public Javalin create(long shutdownTimeoutMillis) {
+  /** The Javalin application, not started; {@code routes} receives "METHOD path" of each. */
+  public Javalin create(long shutdownTimeoutMillis, List<String> routes) {
     return Javalin.create(cfg -> {
+      cfg.events.handlerAdded(info -> {
+        if (HTTP_METHODS.contains(info.getHttpMethod().name())) {
+          routes.add(info.getHttpMethod().name() + " " + info.getPath());
+        }
+      });
       cfg.startup.showJavalinBanner = false;
       cfg.startup.showOldJavalinVersionWarning = false;
       cfg.http.maxRequestSize = limits.maxBodyBytes();
@@ -90,8 +98,17 @@ public final class Service {
     return JsonBody.parse(ctx.bodyAsBytes(), limits, fields);
   }
 
-  /** The {@code key} query parameter, checked. */
-  String queryKey(Context ctx) {
+  /** The {@code key} query parameter, checked, when the query may hold only {@code params}. */
+  String queryKey(Context ctx, Set<String> params) {
+    for (String name : ctx.queryParamMap().keySet()) {
+      if (!params.contains(name)) {
+        throw ApiError.invalid(name, "unknown query parameter '" + name + "'; allowed: "
+            + String.join(", ", new java.util.TreeSet<>(params)));
+      }
+    }
+    if (ctx.queryParams("key").size() > 1) {
+      throw ApiError.invalid("key", "key must be given once");
+    }
     return Limits.checkKey("key", ctx.queryParam("key"), limits.maxKeyLength());
   }
 

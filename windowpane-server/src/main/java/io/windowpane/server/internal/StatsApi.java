@@ -21,6 +21,7 @@ final class StatsApi {
 
   private static final Set<String> RECORD = Set.of("key", "value", "values");
   private static final Set<String> RECORD_BATCH = Set.of("records");
+  private static final Set<String> SUMMARY = Set.of("key", "quantiles");
   private static final Set<String> SUMMARY_BATCH = Set.of("keys", "quantiles");
   private static final double[] DEFAULT_QUANTILES = {0.5, 0.9, 0.99};
   static final int MAX_QUANTILES = 32;
@@ -106,7 +107,7 @@ final class StatsApi {
 
   private void summary(Context ctx) {
     WindowStats stats = service.catalog().stats(ctx.pathParam("stats"));
-    String key = service.queryKey(ctx);
+    String key = service.queryKey(ctx, SUMMARY);
     double[] quantiles = queryQuantiles(ctx.queryParam("quantiles"));
     service.backend().call(ctx, "summary", () -> stats.summaryAsync(key), summary -> {
       ObjectNode body = Json.object();
