@@ -1,0 +1,61 @@
+package io.windowpane.server.config;
+
+import io.windowpane.Quota;
+import io.windowpane.StatsSpec;
+import io.windowpane.WindowSpec;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The mutable form of a {@link ServerConfig}, filled by the reader or copied for an override,
+ * then frozen by {@code new ServerConfig(draft)}. Starts at the defaults of the {@code server}
+ * section, the local engine, no tokens and nothing configured. Also the home of the ranges the
+ * contract gives the {@code server} section.
+ */
+final class ConfigDraft {
+
+  static final String DEFAULT_HOST = "127.0.0.1";
+  static final int DEFAULT_PORT = 8080;
+  static final int MAX_PORT = 65_535;
+  static final int DEFAULT_MAX_BODY_BYTES = 65_536;
+  static final int MIN_MAX_BODY_BYTES = 64;
+  static final int MAX_MAX_BODY_BYTES = 16_777_216; // 16 MiB
+  static final int DEFAULT_MAX_KEY_LENGTH = 256;
+  static final int MAX_MAX_KEY_LENGTH = 256;
+  static final int DEFAULT_MAX_BATCH = 1_000;
+  static final int MAX_MAX_BATCH = 10_000;
+  static final Duration DEFAULT_SHUTDOWN_TIMEOUT = Duration.ofSeconds(10);
+  static final Duration MAX_SHUTDOWN_TIMEOUT = Duration.ofMinutes(5);
+
+  String host = DEFAULT_HOST;
+  int port = DEFAULT_PORT;
+  int maxBodyBytes = DEFAULT_MAX_BODY_BYTES;
+  int maxKeyLength = DEFAULT_MAX_KEY_LENGTH;
+  int maxBatch = DEFAULT_MAX_BATCH;
+  Duration shutdownTimeout = DEFAULT_SHUTDOWN_TIMEOUT;
+  List<String> tokens = new ArrayList<>();
+  EngineConfig engine = EngineConfig.local();
+  Map<String, Quota> limiters = new LinkedHashMap<>();
+  Map<String, WindowSpec> counters = new LinkedHashMap<>();
+  Map<String, StatsSpec> stats = new LinkedHashMap<>();
+  String source;
+
+  /** Null when {@code host} can be listened on, else a problem completing "host ...". */
+  static String hostProblem(String host) {
+    if (host == null || host.isEmpty() || host.length() > 253) {
+      return "must be a host name or IP address of 1 to 253 characters, was "
+          + (host == null ? "null" : host.length() + " characters long");
+    }
+    for (int i = 0; i < host.length(); i++) {
+      char c = host.charAt(i);
+      if (c <= ' ' || c >= 0x7f || c == '/' || c == '@' || c == '?' || c == '#') {
+        return "must be a host name or IP address (no spaces, '/', '@', '?' or '#'), was '"
+            + host + "'";
+      }
+    }
+    return null;
+  }
+}

@@ -1,0 +1,76 @@
+package io.windowpane.server.config;
+
+import java.time.Duration;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Durations as the configuration writes them: a whole number and a unit, {@code ms}, {@code s},
+ * {@code m}, {@code h} or {@code d} ({@code 500ms}, {@code 1s}, {@code 10m}). No fractions, no
+ * sign, no space, no compound forms ({@code 1m30s}: write {@code 90s}). A bare number is refused
+ * because its unit would be a guess.
+ */
+final class Durations {
+
+  private static final Pattern FORM = Pattern.compile("([0-9]+)(ms|s|m|h|d)");
+  private static final Pattern BARE = Pattern.compile("[-+]?[0-9][0-9_]*(\\.[0-9]*)?");
+
+  private Durations() {}
+
+  /**
+   * The duration {@code text} denotes.
+   *
+   * @throws IllegalArgumentException with a message that completes "{@code path} ...", e.g.
+   *     "must be a duration with a unit, e.g. 10s; add a unit to 10 (ms, s, m, h or d)"
+   */
+  static Duration parse(String text) {
+    Matcher m = FORM.matcher(text);
+    if (!m.matches()) {
+      if (BARE.matcher(text).matches()) {
+        throw new IllegalArgumentException("must be a duration with a unit, e.g. " + text
+            + "s or " + text + "ms: add a unit (ms, s, m, h or d) to " + text);
+      }
+      throw new IllegalArgumentException("must be a duration: a whole number and a unit (ms, s,"
+          + " m, h or d), e.g. 500ms, 10s, 5m; was '" + text + "'");
+    }
+    long unitMillis = unitMillis(m.group(2));
+    try {
+      return Duration.ofMillis(Math.multiplyExact(Long.parseLong(m.group(1)), unitMillis));
+    } catch (ArithmeticException | NumberFormatException e) {
+      throw new IllegalArgumentException("is too long a duration, was " + text);
+    }
+  }
+
+  private static long unitMillis(String unit) {
+    switch (unit) {
+      case "ms":
+        return 1;
+      case "s":
+        return 1_000;
+      case "m":
+        return 60_000;
+      case "h":
+        return 3_600_000;
+      default:
+        return 86_400_000;
+    }
+  }
+
+  /** {@code d} in the largest unit that divides it: 250ms, 1s, 90s, 10m, 1h, 2d. */
+  static String format(Duration d) {
+    long millis = d.toMillis();
+    if (millis != 0 && millis % 86_400_000L == 0) {
+      return millis / 86_400_000L + "d";
+    }
+    if (millis != 0 && millis % 3_600_000L == 0) {
+      return millis / 3_600_000L + "h";
+    }
+    if (millis != 0 && millis % 60_000L == 0) {
+      return millis / 60_000L + "m";
+    }
+    if (millis % 1000 == 0) {
+      return millis / 1000 + "s";
+    }
+    return millis + "ms";
+  }
+}

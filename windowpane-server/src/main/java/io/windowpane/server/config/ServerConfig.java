@@ -1,0 +1,297 @@
+package io.windowpane.server.config;
+
+import io.windowpane.Limit;
+import io.windowpane.Quota;
+import io.windowpane.StatsSpec;
+import io.windowpane.WindowSpec;
+import io.windowpane.redis.RedisEngine;
+import java.io.IOException;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * What {@code windowpane serve} runs with: where it listens, its limits on requests, its bearer
+ * tokens, its engine, and its named limiters, counters and statistics windows. Immutable and
+ * thread-safe; every value is validated when the configuration is built, so the server never
+ * meets a bad one.
+ *
+ * <p>Sources. {@link #defaults()} is what runs with no {@code --config}: a {@code demo} limiter,
+ * a {@code requests} counter and a {@code latency} statistics window. A file ({@link #load},
+ * {@link #parse}) replaces them: it configures exactly what it names, and a file that names no
+ * limiter, counter or statistics window is valid (the service then serves {@code /health},
+ * {@code /metrics} and empty listings). Omitted {@code server} and {@code engine} values take the
+ * defaults in the contract. Command-line options then override single values
+ * ({@link #withHost}, {@link #withPort}, {@link #withRedisUri}, {@link #withTokens}).
+ *
+ * <p>The file format and every range are those of the "Configuration file (YAML)" section of the
+ * server contract. Decisions where it is silent: an empty value ({@code limiters:} alone) reads
+ * as an empty section; {@code auth} present must yield at least one token (an empty
+ * {@code tokens} list, an empty tokens file or an {@code auth} block with neither is an error,
+ * so that a service meant to be protected never starts open); a relative {@code tokensFile} is
+ * resolved against the configuration file's directory ({@link #parse}: the working directory);
+ * duplicate tokens are kept once; two limits of one limiter may not share a name.
+ *
+ * <p>Problems are reported all at once, each with the file and line, in a
+ * {@link ConfigException}.
+ */
+public final class ServerConfig {
+
+  private final String host;
+  private final int port;
+  private final int maxBodyBytes;
+  private final int maxKeyLength;
+  private final int maxBatch;
+  private final Duration shutdownTimeout;
+  private final List<String> tokens;
+  private final EngineConfig engine;
+  private final Map<String, Quota> limiters;
+  private final Map<String, WindowSpec> counters;
+  private final Map<String, StatsSpec> stats;
+  private final String source;
+
+  ServerConfig(ConfigDraft d) {
+    this.host = d.host;
+    this.port = d.port;
+    this.maxBodyBytes = d.maxBodyBytes;
+    this.maxKeyLength = d.maxKeyLength;
+    this.maxBatch = d.maxBatch;
+    this.shutdownTimeout = d.shutdownTimeout;
+    this.tokens = List.copyOf(new LinkedHashSet<>(d.tokens));
+    this.engine = d.engine;
+    this.limiters = Collections.unmodifiableMap(new LinkedHashMap<>(d.limiters));
+    this.counters = Collections.unmodifiableMap(new LinkedHashMap<>(d.counters));
+    this.stats = Collections.unmodifiableMap(new LinkedHashMap<>(d.stats));
+    this.source = d.source;
+  }
+
+  /**
+   * The built-in configuration: 127.0.0.1:8080, local engine, no tokens; limiter {@code demo}
+   * (one limit named {@code demo}: 2 permits per 10 s, 10 panes), counter {@code requests}
+   * (1 min, 60 panes), statistics {@code latency} (histogram, 1 min, 60 panes, 1% accuracy).
+   */
+  public static ServerConfig defaults() {
+    ConfigDraft d = new ConfigDraft();
+    d.limiters.put("demo", Quota.of(
+        Limit.of(2, WindowSpec.panes(Duration.ofSeconds(10), 10)).named("demo")));
+    d.counters.put("requests", WindowSpec.panes(Duration.ofMinutes(1), 60));
+    d.stats.put("latency", StatsSpec.histogram(Duration.ofMinutes(1), 60));
+    return new ServerConfig(d);
+  }
+
+  /**
+   * Reads, parses and validates the UTF-8 file {@code file}; problems name it as given
+   * ({@code file.toString()}).
+   *
+   * @throws ConfigException when the file cannot be read or breaks the contract, with every
+   *     problem found
+   */
+  public static ServerConfig load(Path file) throws ConfigException {
+    String text;
+    try {
+      text = Files.readString(file, StandardCharsets.UTF_8);
+    } catch (NoSuchFileException e) {
+      throw new ConfigException(file.toString(), "cannot read the configuration: no such file");
+    } catch (CharacterCodingException e) {
+      throw new ConfigException(file.toString(), "cannot read the configuration: not UTF-8");
+    } catch (IOException e) {
+      throw new ConfigException(file.toString(), "cannot read the configuration: " + e);
+    }
+    Path dir = file.toAbsolutePath().getParent();
+    return ConfigReader.read(text, file.toString(), dir, System::getenv);
+  }
+
+  /**
+   * Parses and validates {@code yaml} as if read from a file named {@code sourceName} (used in
+   * problems and {@link #source()}); a relative {@code tokensFile} is taken from the working
+   * directory.
+   *
+   * @throws ConfigException when the text breaks the contract, with every problem found
+   */
+  public static ServerConfig parse(String yaml, String sourceName) throws ConfigException {
+    return ConfigReader.read(yaml, sourceName, null, System::getenv);
+  }
+
+  /**
+   * The tokens of a tokens file ({@code --token-file}, {@code auth.tokensFile}): one per line,
+   * surrounding whitespace trimmed, blank lines and lines starting with {@code #} skipped; each
+   * 16 to 512 visible ASCII characters with no spaces; at least one.
+   *
+   * @throws ConfigException naming {@code file} and, for a bad token, its line (never the token)
+   */
+  public static List<String> readTokensFile(Path file) throws ConfigException {
+    return Tokens.readFile(file);
+  }
+
+  /** The address to listen on ({@code server.host}, default 127.0.0.1). */
+  public String host() {
+    return host;
+  }
+
+  /** The port to listen on, 0 for any free one ({@code server.port}, default 8080). */
+  public int port() {
+    return port;
+  }
+
+  /** The largest request body accepted, in bytes (64 to 16777216, default 65536). */
+  public int maxBodyBytes() {
+    return maxBodyBytes;
+  }
+
+  /** The longest key accepted, in characters (1 to 256, default 256). */
+  public int maxKeyLength() {
+    return maxKeyLength;
+  }
+
+  /** The most entries in one batch request (1 to 10000, default 1000). */
+  public int maxBatch() {
+    return maxBatch;
+  }
+
+  /** How long in-flight requests may run on stop (0 s to 5 min, default 10 s). */
+  public Duration shutdownTimeout() {
+    return shutdownTimeout;
+  }
+
+  /**
+   * The accepted bearer tokens, unmodifiable, each once: {@code auth.tokens}, then those of
+   * {@code auth.tokensFile}, then those added by {@link #withTokens}. Empty: no authentication.
+   */
+  public List<String> tokens() {
+    return tokens;
+  }
+
+  /** The engine section. */
+  public EngineConfig engine() {
+    return engine;
+  }
+
+  /**
+   * The rate limiters by name, in file order, unmodifiable. A limit given a {@code name} in the
+   * file carries it ({@link Limit#named}); others keep the library's name, e.g. {@code 10/1s}.
+   */
+  public Map<String, Quota> limiters() {
+    return limiters;
+  }
+
+  /** The counters by name, in file order, unmodifiable. */
+  public Map<String, WindowSpec> counters() {
+    return counters;
+  }
+
+  /** The statistics windows by name, in file order, unmodifiable. */
+  public Map<String, StatsSpec> stats() {
+    return stats;
+  }
+
+  /** The name of the file this came from; empty for {@link #defaults()}. */
+  public Optional<String> source() {
+    return Optional.ofNullable(source);
+  }
+
+  /**
+   * This configuration listening on {@code host} ({@code --host}).
+   *
+   * @throws IllegalArgumentException unless {@code host} is 1 to 253 characters with no spaces
+   */
+  public ServerConfig withHost(String host) {
+    String problem = ConfigDraft.hostProblem(host);
+    if (problem != null) {
+      throw new IllegalArgumentException("host (--host) " + problem);
+    }
+    ConfigDraft d = draft();
+    d.host = host;
+    return new ServerConfig(d);
+  }
+
+  /**
+   * This configuration listening on {@code port} ({@code --port}; 0: any free port).
+   *
+   * @throws IllegalArgumentException unless {@code port} is 0 to 65535
+   */
+  public ServerConfig withPort(int port) {
+    if (port < 0 || port > ConfigDraft.MAX_PORT) {
+      throw new IllegalArgumentException("port (--port) must be 0 to " + ConfigDraft.MAX_PORT
+          + ", was " + port);
+    }
+    ConfigDraft d = draft();
+    d.port = port;
+    return new ServerConfig(d);
+  }
+
+  /**
+   * This configuration on the Redis server at {@code uri} ({@code --redis}): the engine becomes
+   * Redis with this one URI (no cluster); the other Redis options of the file (credentials,
+   * database, timeouts, scripts, time) and {@code onFailure} are kept.
+   *
+   * @throws IllegalArgumentException unless {@code uri} is a {@code redis://} or
+   *     {@code rediss://} URI
+   */
+  public ServerConfig withRedisUri(String uri) {
+    try {
+      RedisEngine.builder().uri(uri); // parses, does not connect
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException("redis (--redis): " + e.getMessage(), e);
+    }
+    ConfigDraft d = draft();
+    d.engine = engine.withRedisUri(uri);
+    return new ServerConfig(d);
+  }
+
+  /**
+   * This configuration also accepting {@code tokens} ({@code --token-file}), after its own.
+   *
+   * @throws IllegalArgumentException if {@code tokens} is null or empty, or a token is not 16
+   *     to 512 visible ASCII characters with no spaces (the message gives its index, not it)
+   */
+  public ServerConfig withTokens(List<String> tokens) {
+    if (tokens == null || tokens.isEmpty()) {
+      throw new IllegalArgumentException("tokens (--token-file) must hold at least one token, was "
+          + (tokens == null ? "null" : "empty"));
+    }
+    for (int i = 0; i < tokens.size(); i++) {
+      String problem = Tokens.problem(tokens.get(i));
+      if (problem != null) {
+        throw new IllegalArgumentException("tokens[" + i + "] (--token-file) " + problem);
+      }
+    }
+    ConfigDraft d = draft();
+    d.tokens.addAll(tokens);
+    return new ServerConfig(d);
+  }
+
+  private ConfigDraft draft() {
+    ConfigDraft d = new ConfigDraft();
+    d.host = host;
+    d.port = port;
+    d.maxBodyBytes = maxBodyBytes;
+    d.maxKeyLength = maxKeyLength;
+    d.maxBatch = maxBatch;
+    d.shutdownTimeout = shutdownTimeout;
+    d.tokens = new ArrayList<>(tokens);
+    d.engine = engine;
+    d.limiters.putAll(limiters);
+    d.counters.putAll(counters);
+    d.stats.putAll(stats);
+    d.source = source;
+    return d;
+  }
+
+  /** A summary without secrets: tokens are counted, never shown. */
+  @Override
+  public String toString() {
+    return "ServerConfig[" + host + ":" + port + ", engine " + engine.describe() + ", limiters "
+        + limiters.keySet() + ", counters " + counters.keySet() + ", stats " + stats.keySet()
+        + ", " + tokens.size() + " tokens" + (source == null ? "" : ", from " + source) + "]";
+  }
+}
