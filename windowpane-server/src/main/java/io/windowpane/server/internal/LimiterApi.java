@@ -102,9 +102,7 @@ final class LimiterApi {
     body.put("allowed", decision.allowed());
     body.put("remaining", decision.remaining());
     body.put("retryAfterMillis", decision.retryAfterMillis());
-    body.put("resetMillis", degraded ? 0 : decision.deniedBy()
-        .map(by -> RateLimitHeaders.resetMillis(by, now))
-        .orElseGet(() -> RateLimitHeaders.resetMillis(entry.quota(), now)));
+    body.put("resetMillis", degraded ? 0 : RateLimitHeaders.resetMillis(entry.quota(), now));
     if (decision.allowed() || degraded) {
       body.putNull("deniedBy");
     } else {
