@@ -77,11 +77,16 @@ final class ServeCommand implements Callable<Integer> {
       return 1;
     }
     CountDownLatch stopped = new CountDownLatch(1);
+    PrintWriter out = spec.commandLine().getOut();
     Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+      out.println("windowpane stopping: finishing requests in flight (at most "
+          + settings.shutdownTimeout().toSeconds() + " s)");
+      out.flush();
       server.close();
+      out.println("windowpane stopped");
+      out.flush();
       stopped.countDown();
     }, "windowpane-shutdown"));
-    PrintWriter out = spec.commandLine().getOut();
     ServerConfig served = settings;
     out.println("windowpane " + Main.version() + " serving " + server.url() + " ("
         + summary(settings) + ")");
