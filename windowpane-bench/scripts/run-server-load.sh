@@ -10,8 +10,9 @@
 #
 # For each engine (local, then Redis on a redis-server of the script's own, on a free loopback
 # port), the script starts `java -jar windowpane.jar serve --config server-load/bench.yaml --port P
-# [--redis redis://127.0.0.1:R]`, waits until /health answers 200, runs one warm-up (scenario 3,
-# 5 s; 1 s with --smoke), then each scenario once with
+# [--redis redis://127.0.0.1:R]`, waits until /health answers 200, runs one warm-up (5 s, 1 s with
+# --smoke: the four scenarios' requests in turn, server-load/warmup-mix.lua, so that no path is
+# measured while it is still being compiled), then each scenario once with
 #
 #     wrk -t2 -c32 -d20s --latency [-s SCRIPT] URL                 (-d3s with --smoke)
 #
@@ -329,11 +330,13 @@ run_engine() { # engine name, extra serve options...
   shift
   start_server "$engine" "$@"
   local bench=/v1/limiters/bench/acquire tight=/v1/limiters/tight/acquire
-  local spread=(-s "$HERE/acquire-spread.lua" -- "$KEYS" "$SEED")
-  run_wrk "$engine" "acquire bench, $KEYS keys" "$WARMUP" 0 "$bench" "${spread[@]}"
+  local spread=(-s "$HERE/acquire-spread.lua" -- "$KEYS" "$SEED") keys
+  keys="$(echo "$KEYS" | sed ':a;s/\B[0-9]\{3\}\>/,&/;ta')"
+  run_wrk "$engine" "warm-up, every scenario in turn" "$WARMUP" 0 / \
+    -s "$HERE/warmup-mix.lua" -- "$KEYS" "$SEED"
   run_wrk "$engine" "GET /health/live" "$DURATION" 1 /health/live
   run_wrk "$engine" "acquire bench, hot key" "$DURATION" 1 "$bench" -s "$HERE/acquire-hot.lua"
-  run_wrk "$engine" "acquire bench, $KEYS keys" "$DURATION" 1 "$bench" "${spread[@]}"
+  run_wrk "$engine" "acquire bench, $keys keys" "$DURATION" 1 "$bench" "${spread[@]}"
   run_wrk "$engine" "acquire tight (100/s), hot key" "$DURATION" 1 "$tight" -s "$HERE/acquire-hot.lua"
   finish_engine "$engine"
 }
