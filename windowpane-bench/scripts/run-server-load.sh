@@ -253,7 +253,7 @@ start_server() { # engine name, extra serve options...
     sleep 0.1
   done
   [[ "$code" == 200 ]] || fail "the server ($engine) did not answer /health with 200 within 30 s (last: $code)"
-  say "## engine $engine: java ... serve --config $CONFIG --port $port $* (pid $SERVER_PID); /health: $(curl -s "$BASE/health")"
+  say "## engine $engine: java ... serve --config $CONFIG --port $port${*:+ $*} (pid $SERVER_PID); /health: $(curl -s "$BASE/health")"
 }
 
 # --- one wrk run ------------------------------------------------------------------------------
