@@ -5,8 +5,8 @@
 #
 # Usage, from anywhere in the repository:
 #
-#     windowpane-bench/scripts/run-server-load.sh            # about 3.5 minutes on 2 cores
-#     windowpane-bench/scripts/run-server-load.sh --smoke    # under a minute: a check, not a figure
+#     windowpane-bench/run-server-load.sh            # about 3.5 minutes on 2 cores
+#     windowpane-bench/run-server-load.sh --smoke    # under a minute: a check, not a figure
 #
 # For each engine (local, then Redis on a redis-server of the script's own, on a free loopback
 # port), the script starts `java -jar windowpane.jar serve --config server-load/bench.yaml --port P
@@ -44,10 +44,10 @@
 # WINDOWPANE_BENCH_RESULTS, another results directory. Needs wrk, redis-server, redis-cli, curl,
 # python3 and Java 17.
 set -euo pipefail
-cd "$(dirname "$0")/../.."
+cd "$(dirname "$0")/.."
 
 usage() {
-  echo "usage: windowpane-bench/scripts/run-server-load.sh [--smoke]"
+  echo "usage: windowpane-bench/run-server-load.sh [--smoke]"
 }
 smoke=0
 for arg in "$@"; do
@@ -71,7 +71,7 @@ need curl curl
 need python3 python3
 need java openjdk-17-jre-headless
 
-HERE=windowpane-bench/scripts/server-load
+HERE=windowpane-bench/server-load
 CONFIG="$HERE/bench.yaml"
 THREADS=2
 CONNECTIONS=32
@@ -199,7 +199,7 @@ other_cpu() { # percent of one core used by other processes since cpu_mark
 # --- what runs, where, on which code ----------------------------------------------------------
 say "# windowpane server load test$([[ $smoke -eq 1 ]] && echo ' (SMOKE RUN: a check, not figures)')"
 say "date: $(date -u '+%Y-%m-%d %H:%M:%S') UTC"
-say "command: windowpane-bench/scripts/run-server-load.sh $*"
+say "command: windowpane-bench/run-server-load.sh $*"
 say "code: $commit (git rev-parse --short HEAD; -dirty: uncommitted changes outside windowpane-bench/results)"
 say "server: java ${SERVER_JVM[*]} -jar $JAR (sha256 $(sha256sum "$JAR" | cut -c1-16)..., built $(date -u -r "$JAR" '+%Y-%m-%d %H:%M') UTC)"
 [[ -n "$stale" ]] && say "$stale"
@@ -344,7 +344,7 @@ run_engine() { # engine name, extra serve options...
 started=$SECONDS
 run_engine local
 
-# shellcheck source=../lib/own-redis.sh
+# shellcheck source=lib/own-redis.sh
 source windowpane-bench/lib/own-redis.sh # sets PORT, PID, DIR and its own EXIT trap: ours again
 REDIS_PID="$PID" REDIS_DIR="$DIR" REDIS_PORT="$PORT"
 trap cleanup EXIT
