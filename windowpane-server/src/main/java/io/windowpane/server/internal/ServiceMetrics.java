@@ -33,8 +33,9 @@ public final class ServiceMetrics implements AutoCloseable {
   private final PrometheusMeterRegistry registry =
       new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
   private final JvmGcMetrics gc = new JvmGcMetrics();
-  private final ConcurrentMap<String, Timer> timers = new ConcurrentHashMap<>();
-  private final ConcurrentMap<String, Counter> counters = new ConcurrentHashMap<>();
+  private final ConcurrentMap<String, Timer[]> timers = new ConcurrentHashMap<>();
+  private final ConcurrentMap<String, Counter[]> decisions = new ConcurrentHashMap<>();
+  private final ConcurrentMap<String, Counter> errors = new ConcurrentHashMap<>();
 
   public ServiceMetrics() {
     new JvmMemoryMetrics().bindTo(registry);
@@ -46,34 +47,48 @@ public final class ServiceMetrics implements AutoCloseable {
 
   /** Records one engine call of {@code operation}. */
   void backend(String operation, boolean ok, long nanos) {
-    String outcome = ok ? "ok" : "error";
-    timers.computeIfAbsent(operation + '/' + outcome, k -> Timer.builder("windowpane.backend")
-            .description("Time from calling the engine to its answer")
-            .tag("operation", operation)
-            .tag("outcome", outcome)
-            .publishPercentileHistogram()
-            .minimumExpectedValue(Duration.ofNanos(100_000))
-            .maximumExpectedValue(Duration.ofSeconds(5))
-            .register(registry))
+    timers.computeIfAbsent(operation, this::timers)[ok ? 0 : 1]
         .record(nanos, TimeUnit.NANOSECONDS);
+  }
+
+  private Timer[] timers(String operation) {
+    Timer[] pair = new Timer[2];
+    for (int i = 0; i < 2; i++) {
+      pair[i] = Timer.builder("windowpane.backend")
+          .description("Time from calling the engine to its answer")
+          .tag("operation", operation)
+          .tag("outcome", i == 0 ? "ok" : "error")
+          .publishPercentileHistogram()
+          .minimumExpectedValue(Duration.ofNanos(100_000))
+          .maximumExpectedValue(Duration.ofSeconds(5))
+          .register(registry);
+    }
+    return pair;
   }
 
   /** Counts one decision of {@code limiter}. */
   void decision(String limiter, boolean allowed, boolean degraded) {
-    String outcome = allowed ? "allowed" : "denied";
-    counters.computeIfAbsent("d/" + limiter + '/' + outcome + '/' + degraded,
-        k -> Counter.builder("windowpane.decisions")
-            .description("Rate-limit decisions")
-            .tag("limiter", limiter)
-            .tag("outcome", outcome)
-            .tag("degraded", Boolean.toString(degraded))
-            .register(registry))
-        .increment();
+    decisions.computeIfAbsent(limiter, this::decisionCounters)
+        [(allowed ? 0 : 2) + (degraded ? 1 : 0)].increment();
+  }
+
+  /** allowed, allowed degraded, denied, denied degraded. */
+  private Counter[] decisionCounters(String limiter) {
+    Counter[] counters = new Counter[4];
+    for (int i = 0; i < 4; i++) {
+      counters[i] = Counter.builder("windowpane.decisions")
+          .description("Rate-limit decisions")
+          .tag("limiter", limiter)
+          .tag("outcome", i < 2 ? "allowed" : "denied")
+          .tag("degraded", Boolean.toString(i % 2 == 1))
+          .register(registry);
+    }
+    return counters;
   }
 
   /** Counts one refused or failed request. */
   void error(String code) {
-    counters.computeIfAbsent("e/" + code, k -> Counter.builder("windowpane.errors")
+    errors.computeIfAbsent(code, k -> Counter.builder("windowpane.errors")
             .description("Refused or failed requests, by error code")
             .tag("error", code)
             .register(registry))
