@@ -78,16 +78,16 @@ final class ServeCommand implements Callable<Integer> {
     }
     CountDownLatch stopped = new CountDownLatch(1);
     PrintWriter out = spec.commandLine().getOut();
+    ServerConfig served = settings;
     Runtime.getRuntime().addShutdownHook(new Thread(() -> {
       out.println("windowpane stopping: finishing requests in flight (at most "
-          + settings.shutdownTimeout().toSeconds() + " s)");
+          + served.shutdownTimeout().toSeconds() + " s)");
       out.flush();
       server.close();
       out.println("windowpane stopped");
       out.flush();
       stopped.countDown();
     }, "windowpane-shutdown"));
-    ServerConfig served = settings;
     out.println("windowpane " + Main.version() + " serving " + server.url() + " ("
         + summary(settings) + ")");
     served.limiters().keySet().stream().findFirst().ifPresent(name -> out.println(
