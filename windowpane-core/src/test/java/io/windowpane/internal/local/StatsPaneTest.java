@@ -33,14 +33,50 @@ class StatsPaneTest {
     assertThat(pane.stripeCount()).isEqualTo(1);
   }
 
+  private static final int THREADS = 4;
+  private static final int PER_THREAD = 200_000;
+
   @Test
   void threadsRacingOnOnePane_spreadOverStripes_andTheSummaryLosesNothing() throws Exception {
-    int threads = 4;
-    int perThread = 200_000;
+    HistogramRing ring = race();
+    LogHistogram expected = new LogHistogram(buckets);
+    double sum = 0; // multiples of 0.5 whose partial sums stay far below 2^52: exact
+    for (int t = 0; t < THREADS; t++) {
+      for (int i = 0; i < PER_THREAD; i++) {
+        double v = t * 1_000_000 + i - 300_000.5;
+        expected.record(v);
+        sum += v;
+      }
+    }
+    Summary s = ring.summary(5_000);
+    assertThat(s.count()).isEqualTo((long) THREADS * PER_THREAD);
+    assertThat(s.sum()).isEqualTo(sum);
+    assertThat(s.min()).isEqualTo(-300_000.5);
+    assertThat(s.max()).isEqualTo((THREADS - 1) * 1_000_000 + PER_THREAD - 1 - 300_000.5);
+    LogHistogram merged = s.histogram().orElseThrow();
+    assertThat(merged.keys()).containsExactly(expected.keys());
+    for (int key : expected.keys()) {
+      assertThat(merged.count(key)).as("bucket %d", key).isEqualTo(expected.count(key));
+    }
+    if (StatsPane.MAX_STRIPES > 1) {
+      // Threads that really run at once collide and the pane spreads. On a loaded machine the
+      // scheduler may run them one after another, so race again (bounded) before calling it.
+      int rounds = 1;
+      while (ring.paneAt(5_000).stripeCount() == 1 && rounds < 20) {
+        ring = race();
+        rounds++;
+      }
+      assertThat(ring.paneAt(5_000).stripeCount()).as("stripes after %d races", rounds)
+          .isGreaterThan(1);
+    }
+  }
+
+  /** Four threads, started together, record 200,000 values each into one pane. */
+  private HistogramRing race() throws InterruptedException {
     HistogramRing ring = new HistogramRing(1000, 1, buckets);
-    CyclicBarrier start = new CyclicBarrier(threads);
+    CyclicBarrier start = new CyclicBarrier(THREADS);
     List<Thread> running = new ArrayList<>();
-    for (int t = 0; t < threads; t++) {
+    for (int t = 0; t < THREADS; t++) {
       int me = t;
       Thread thread = new Thread(() -> {
         try {
@@ -48,7 +84,7 @@ class StatsPaneTest {
         } catch (Exception e) {
           throw new AssertionError(e);
         }
-        for (int i = 0; i < perThread; i++) {
+        for (int i = 0; i < PER_THREAD; i++) {
           if (i % 2 == 0) {
             ring.record(5_000, me * 1_000_000 + i - 300_000.5);
           } else {
@@ -62,28 +98,6 @@ class StatsPaneTest {
     for (Thread thread : running) {
       thread.join(60_000);
     }
-    LogHistogram expected = new LogHistogram(buckets);
-    double sum = 0; // multiples of 0.5 whose partial sums stay far below 2^52: exact
-    for (int t = 0; t < threads; t++) {
-      for (int i = 0; i < perThread; i++) {
-        double v = t * 1_000_000 + i - 300_000.5;
-        expected.record(v);
-        sum += v;
-      }
-    }
-    Summary s = ring.summary(5_000);
-    assertThat(s.count()).isEqualTo((long) threads * perThread);
-    assertThat(s.sum()).isEqualTo(sum);
-    assertThat(s.min()).isEqualTo(-300_000.5);
-    assertThat(s.max()).isEqualTo((threads - 1) * 1_000_000 + perThread - 1 - 300_000.5);
-    LogHistogram merged = s.histogram().orElseThrow();
-    assertThat(merged.keys()).containsExactly(expected.keys());
-    for (int key : expected.keys()) {
-      assertThat(merged.count(key)).as("bucket %d", key).isEqualTo(expected.count(key));
-    }
-    if (StatsPane.MAX_STRIPES > 1) {
-      // four threads on one pane for 800,000 records collide: the pane must have spread
-      assertThat(ring.paneAt(5_000).stripeCount()).isGreaterThan(1);
-    }
+    return ring;
   }
 }
