@@ -16,7 +16,7 @@ import picocli.CommandLine.Spec;
     description = {
         "Serves the HTTP JSON API (docs/server.md) until stopped with Ctrl-C or SIGTERM.",
         "With no --config: the in-process engine, a limiter 'demo' (2 per 10 seconds),",
-        "a counter 'requests' (1 minute) and statistics 'latency' (1 minute, 1%).",
+        "a counter 'requests' (1 minute) and statistics 'latency' (1 minute, 1%%).",
         "Command-line options override the configuration file."})
 final class ServeCommand implements Callable<Integer> {
 

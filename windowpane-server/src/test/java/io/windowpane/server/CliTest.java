@@ -37,6 +37,8 @@ class CliTest {
     assertThat(run("serve", "--help")).isZero();
     assertThat(out.toString())
         .contains("--host", "--port", "--config", "--redis", "--token-file", "127.0.0.1", "8080");
+    assertThat(out.toString()).contains("(1 minute, 1%)");
+    assertThat(err.toString()).isEmpty();
   }
 
   @Test

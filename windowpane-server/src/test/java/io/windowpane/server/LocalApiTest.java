@@ -353,6 +353,35 @@ class LocalApiTest {
   }
 
   @Test
+  void recordBatch_someRecordsRefused_is409NamingThem_andTheOthersAreRecorded() {
+    Reply r = http.post("/v1/stats/small/record-batch", "{\"records\":["
+        + "{\"key\":\"k\",\"values\":[1,2]},{\"key\":\"j\",\"value\":1},"
+        + "{\"key\":\"k\",\"values\":[3,4]}]}");
+    assertThat(r.status()).isEqualTo(409);
+    assertThat(r.error()).isEqualTo("capacity_exceeded");
+    assertThat(r.field()).isEqualTo("records[2]");
+    assertThat(r.json().path("message").asText()).contains("records 2 refused", "other 2 records");
+    assertThat(http.get("/v1/stats/small/summary?key=k").json().path("count").asLong())
+        .isEqualTo(2);
+    assertThat(http.get("/v1/stats/small/summary?key=j").json().path("count").asLong())
+        .isEqualTo(1);
+  }
+
+  @Test
+  void queryParameters_onlyWhereAnOperationNamesThem_andEachOnce() {
+    assertInvalid(http.post("/v1/limiters/demo/acquire?key=a", "{\"key\":\"a\"}"), "key");
+    assertInvalid(http.post("/v1/counters/requests/add?x=1", "{\"key\":\"a\"}"), "x");
+    assertInvalid(http.get("/v1/limiters?verbose=1"), "verbose");
+    assertInvalid(http.get("/v1/stats/latency?x=1"), "x");
+    assertInvalid(http.get("/v1/counters/requests/count?key=a&key=b"), "key");
+    assertInvalid(http.get("/v1/stats/latency/summary?key=a&quantiles=0.5&quantiles=0.9"),
+        "quantiles");
+    assertThat(http.get("/v1/counters/requests/count?key=a").json().path("count").asLong())
+        .isZero();
+    assertThat(acquire("demo", "{\"key\":\"a\",\"permits\":2}").status()).isEqualTo(200);
+  }
+
+  @Test
   void listings_describeWhatIsConfigured() {
     JsonNode limiters = http.get("/v1/limiters").json().path("limiters");
     assertThat(limiters).hasSize(3);

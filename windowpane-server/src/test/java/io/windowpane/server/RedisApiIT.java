@@ -211,6 +211,11 @@ class RedisApiIT {
       assertThat(r.json().path("deniedBy").isNull()).isTrue();
       assertThat(r.json().path("retryAfterMillis").asLong()).isEqualTo(1_000);
       assertThat(r.header("Retry-After")).hasValue("1");
+      JsonNode batch = new Http(server.url()).post("/v1/limiters/demo/acquire-batch",
+          "{\"keys\":[\"a\",\"b\"]}").json().path("decisions");
+      assertThat(batch).hasSize(2);
+      assertThat(batch.get(1).path("allowed").asBoolean()).isFalse();
+      assertThat(batch.get(1).path("degraded").asBoolean()).isTrue();
     } finally {
       redis.close();
     }

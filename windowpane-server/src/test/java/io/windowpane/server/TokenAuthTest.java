@@ -46,6 +46,8 @@ class TokenAuthTest {
     assertThat(anonymous.get("/v1/limiters").status()).isEqualTo(401);
     assertThat(anonymous.get("/metrics").status()).isEqualTo(401);
     assertThat(anonymous.get("/v1/no-such-path").status()).isEqualTo(401);
+    assertThat(anonymous.get("/healthz").status()).isEqualTo(401);
+    assertThat(anonymous.get("/health/other").status()).isEqualTo(401);
     // the refused request took no permit
     Reply ok = anonymous.withToken(TOKEN)
         .post("/v1/limiters/demo/acquire", "{\"key\":\"a\",\"permits\":2}");

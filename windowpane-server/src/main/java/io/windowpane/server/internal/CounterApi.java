@@ -32,6 +32,7 @@ final class CounterApi {
   }
 
   private void list(Context ctx) {
+    service.onlyQuery(ctx, Set.of());
     ObjectNode body = Json.object();
     ArrayNode all = body.putArray("counters");
     service.catalog().counters().values()
@@ -40,6 +41,7 @@ final class CounterApi {
   }
 
   private void describe(Context ctx) {
+    service.onlyQuery(ctx, Set.of());
     WindowCounter counter = service.catalog().counter(ctx.pathParam("counter"));
     Replies.json(ctx, 200, Describe.counter(counter.name(), counter.spec()));
   }

@@ -40,6 +40,7 @@ final class LimiterApi {
   }
 
   private void list(Context ctx) {
+    service.onlyQuery(ctx, Set.of());
     ObjectNode body = Json.object();
     ArrayNode all = body.putArray("limiters");
     service.catalog().limiters().values()
@@ -48,6 +49,7 @@ final class LimiterApi {
   }
 
   private void describe(Context ctx) {
+    service.onlyQuery(ctx, Set.of());
     LimiterEntry entry = service.catalog().limiter(ctx.pathParam("limiter"));
     Replies.json(ctx, 200, Describe.limiter(entry.name(), entry.quota()));
   }
@@ -71,10 +73,7 @@ final class LimiterApi {
       service.replies().failure(ctx, failure);
       return;
     }
-    Decision decision = policy == OnFailure.ALLOW
-        ? Decision.allowed(0)
-        : Decision.denied(0, entry.quota().limits().get(0), DEGRADED_RETRY_MILLIS);
-    reply(ctx, entry, key, permits, decision, true, now);
+    reply(ctx, entry, key, permits, degraded(entry, policy), true, now);
   }
 
   private void reply(Context ctx, LimiterEntry entry, String key, long permits,
@@ -124,16 +123,35 @@ final class LimiterApi {
     long now = service.clock().millis();
     service.backend().call(ctx, "acquire",
         () -> entry.limiter().tryAcquireAllAsync(keys, permits),
-        decisions -> {
-          ObjectNode reply = Json.object();
-          reply.put("limiter", entry.name());
-          ArrayNode all = reply.putArray("decisions");
-          for (int i = 0; i < keys.size(); i++) {
-            Decision d = decisions.get(i);
-            service.metrics().decision(entry.name(), d.allowed(), false);
-            decision(all.addObject(), entry, keys.get(i), permits, d, false, now);
+        decisions -> replyBatch(ctx, entry, keys, permits, decisions, false, now),
+        failure -> {
+          OnFailure policy = service.onFailure();
+          if (!Replies.isBackendFailure(failure) || policy == OnFailure.ERROR) {
+            service.replies().failure(ctx, failure);
+            return;
           }
-          Replies.json(ctx, 200, reply);
+          Decision degraded = degraded(entry, policy);
+          replyBatch(ctx, entry, keys, permits, java.util.Collections.nCopies(keys.size(),
+              degraded), true, now);
         });
+  }
+
+  private void replyBatch(Context ctx, LimiterEntry entry, List<String> keys, long permits,
+      List<Decision> decisions, boolean degraded, long now) {
+    ObjectNode reply = Json.object();
+    reply.put("limiter", entry.name());
+    ArrayNode all = reply.putArray("decisions");
+    for (int i = 0; i < keys.size(); i++) {
+      Decision d = decisions.get(i);
+      service.metrics().decision(entry.name(), d.allowed(), degraded);
+      decision(all.addObject(), entry, keys.get(i), permits, d, degraded, now);
+    }
+    Replies.json(ctx, 200, reply);
+  }
+
+  private static Decision degraded(LimiterEntry entry, OnFailure policy) {
+    return policy == OnFailure.ALLOW
+        ? Decision.allowed(0)
+        : Decision.denied(0, entry.quota().limits().get(0), DEGRADED_RETRY_MILLIS);
   }
 }

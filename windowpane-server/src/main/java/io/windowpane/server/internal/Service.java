@@ -82,7 +82,8 @@ public final class Service {
       return;
     }
     String path = ctx.path();
-    boolean open = path.startsWith("/health") || path.equals("/v1/openapi.yaml");
+    boolean open = path.equals("/health") || path.equals("/health/live")
+        || path.equals("/v1/openapi.yaml");
     if (!open && !auth.accepts(ctx.header("Authorization"))) {
       throw new ApiError(401, "unauthorized", null,
           "this service needs a token: send 'Authorization: Bearer <token>'");
@@ -91,6 +92,7 @@ public final class Service {
 
   /** The request body as a JSON object with only {@code fields}, within the size limit. */
   JsonBody body(Context ctx, Set<String> fields) {
+    onlyQuery(ctx, Set.of());
     long declared = ctx.contentLength();
     if (declared > limits.maxBodyBytes()) {
       throw replies.tooLarge(declared);
@@ -100,16 +102,22 @@ public final class Service {
 
   /** The {@code key} query parameter, checked, when the query may hold only {@code params}. */
   String queryKey(Context ctx, Set<String> params) {
-    for (String name : ctx.queryParamMap().keySet()) {
-      if (!params.contains(name)) {
-        throw ApiError.invalid(name, "unknown query parameter '" + name + "'; allowed: "
-            + String.join(", ", new java.util.TreeSet<>(params)));
-      }
-    }
-    if (ctx.queryParams("key").size() > 1) {
-      throw ApiError.invalid("key", "key must be given once");
-    }
+    onlyQuery(ctx, params);
     return Limits.checkKey("key", ctx.queryParam("key"), limits.maxKeyLength());
+  }
+
+  /** Refuses query parameters other than {@code params}, and any given twice. */
+  void onlyQuery(Context ctx, Set<String> params) {
+    ctx.queryParamMap().forEach((name, values) -> {
+      if (!params.contains(name)) {
+        throw ApiError.invalid(name, "unknown query parameter '" + name + "'; "
+            + (params.isEmpty() ? "this operation takes none"
+                : "allowed: " + String.join(", ", new java.util.TreeSet<>(params))));
+      }
+      if (values.size() > 1) {
+        throw ApiError.invalid(name, name + " must be given once");
+      }
+    });
   }
 
   Windowpane windowpane() {

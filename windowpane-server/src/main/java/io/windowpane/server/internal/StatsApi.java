@@ -4,8 +4,10 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.javalin.config.RoutesConfig;
 import io.javalin.http.Context;
+import io.windowpane.CapacityExceededException;
 import io.windowpane.Summary;
 import io.windowpane.WindowStats;
+import io.windowpane.WindowpaneException;
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.List;
@@ -14,8 +16,9 @@ import java.util.concurrent.CompletableFuture;
 
 /**
  * {@code /v1/stats}: record, summary, their batch forms, and the descriptions. A record batch is
- * checked whole before anything is recorded; each key's values are then recorded atomically (one
- * call per key), not all keys at once.
+ * checked whole before anything is recorded; its records are then sent together, each recorded
+ * atomically on its own (not all at once). When exact windows refuse some (full), the reply is a
+ * 409 naming them, and the others are recorded.
  */
 final class StatsApi {
 
@@ -42,6 +45,7 @@ final class StatsApi {
   }
 
   private void list(Context ctx) {
+    service.onlyQuery(ctx, Set.of());
     ObjectNode body = Json.object();
     ArrayNode all = body.putArray("stats");
     service.catalog().stats().values().forEach(s -> all.add(Describe.stats(s.name(), s.spec())));
@@ -49,6 +53,7 @@ final class StatsApi {
   }
 
   private void describe(Context ctx) {
+    service.onlyQuery(ctx, Set.of());
     WindowStats stats = service.catalog().stats(ctx.pathParam("stats"));
     Replies.json(ctx, 200, Describe.stats(stats.name(), stats.spec()));
   }
@@ -90,19 +95,61 @@ final class StatsApi {
       total += v.values.length;
     }
     long recorded = total;
+    List<CompletableFuture<Void>> calls = new ArrayList<>(records.size());
     service.backend().call(ctx, "record", () -> {
-      CompletableFuture<?>[] all = new CompletableFuture<?>[records.size()];
-      for (int i = 0; i < all.length; i++) {
-        Values v = records.get(i);
-        all[i] = stats.recordAllAsync(v.key, v.values).toCompletableFuture();
+      for (Values v : records) {
+        calls.add(stats.recordAllAsync(v.key, v.values).toCompletableFuture());
       }
-      return CompletableFuture.allOf(all);
-    }, done -> {
-      ObjectNode body = Json.object();
-      body.put("stats", stats.name());
-      body.put("recorded", recorded);
-      Replies.json(ctx, 200, body);
+      // every call is awaited, so that the reply can say which records were refused
+      return CompletableFuture.allOf(calls.toArray(new CompletableFuture<?>[0]))
+          .handle((all, failure) -> refused(calls));
+    }, refused -> {
+      if (refused.isEmpty()) {
+        ObjectNode body = Json.object();
+        body.put("stats", stats.name());
+        body.put("recorded", recorded);
+        Replies.json(ctx, 200, body);
+        return;
+      }
+      int first = refused.get(0);
+      service.replies().error(ctx, new ApiError(409, "capacity_exceeded",
+          "records[" + first + "]", "records " + refusedList(refused) + " refused: "
+              + Replies.unwrap(exceptionOf(calls.get(first))).getMessage() + "; the other "
+              + (records.size() - refused.size()) + " records were recorded"));
     });
+  }
+
+  /**
+   * The indexes of the calls refused because an exact window was full. A backend failure of any
+   * call fails the whole batch (503): the records were sent together and others may have been
+   * recorded.
+   */
+  private static List<Integer> refused(List<CompletableFuture<Void>> calls) {
+    List<Integer> refused = new ArrayList<>();
+    for (int i = 0; i < calls.size(); i++) {
+      if (calls.get(i).isCompletedExceptionally()) {
+        Throwable cause = Replies.unwrap(exceptionOf(calls.get(i)));
+        if (!(cause instanceof CapacityExceededException)) {
+          throw new WindowpaneException("records[" + i + "] failed and the batch's other "
+              + "records were sent with it, so some may have been recorded: "
+              + cause.getMessage(), cause);
+        }
+        refused.add(i);
+      }
+    }
+    return refused;
+  }
+
+  private static Throwable exceptionOf(CompletableFuture<Void> call) {
+    return call.handle((v, e) -> e).join();
+  }
+
+  private static String refusedList(List<Integer> refused) {
+    StringBuilder text = new StringBuilder();
+    for (int i = 0; i < refused.size() && i < 10; i++) {
+      text.append(i == 0 ? "" : ", ").append(refused.get(i));
+    }
+    return text.append(refused.size() > 10 ? ", ..." : "").toString();
   }
 
   private void summary(Context ctx) {
