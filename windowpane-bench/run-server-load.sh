@@ -109,9 +109,11 @@ fi
 
 RESULTS="${WINDOWPANE_BENCH_RESULTS:-windowpane-bench/results}"
 mkdir -p "$RESULTS"
-NAME="server-load-$(date -u +%Y%m%d-%H%M)$([[ $smoke -eq 1 ]] && echo -smoke)"
+suffix=""
+if [[ $smoke -eq 1 ]]; then suffix="-smoke"; fi
+NAME="server-load-$(date -u +%Y%m%d-%H%M)$suffix"
 if [[ -e "$RESULTS/$NAME.txt" ]]; then
-  NAME="server-load-$(date -u +%Y%m%d-%H%M%S)$([[ $smoke -eq 1 ]] && echo -smoke)"
+  NAME="server-load-$(date -u +%Y%m%d-%H%M%S)$suffix"
 fi
 OUT="$RESULTS/$NAME.txt"
 : >"$OUT"
