@@ -395,7 +395,8 @@ table() {
 echo
 table | tee -a "$OUT"
 
-smoke_note="$([[ $smoke -eq 1 ]] && echo ' (SMOKE)')"
+smoke_note=""
+if [[ $smoke -eq 1 ]]; then smoke_note=" (SMOKE)"; fi
 echo "$(date -u +%H:%M:%S) $NAME: run-server-load.sh, wrk -t$THREADS -c$CONNECTIONS -d$DURATION, 4 scenarios x local, redis on $commit$smoke_note" \
   >>"$RESULTS/runs.log"
 echo "done in $((SECONDS - started + 0)) s (plus the quiet check); results: $OUT"
