@@ -15,6 +15,7 @@ import io.windowpane.redis.internal.TimeArg;
 import io.windowpane.spi.CounterStore;
 import io.windowpane.spi.Engine;
 import io.windowpane.spi.LimiterStore;
+import io.windowpane.spi.LockStore;
 import io.windowpane.spi.StatsStore;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -54,6 +55,9 @@ public final class RedisEngine implements Engine {
   /** How often client-time mode measures the offset to the server's clock. */
   private static final long SKEW_INTERVAL_MILLIS = 10_000;
 
+  /** Elapsed time of this process, immune to wall-clock steps: what lock holders measure. */
+  private static final MillisClock MONOTONIC = () -> System.nanoTime() / 1_000_000;
+
   private final RedisSeam seam;
   private final RedisStores stores;
   private final AutoCloseable skewTask;
@@ -92,13 +96,23 @@ public final class RedisEngine implements Engine {
     return stores.statsStore(name, spec);
   }
 
-  /** Whether calls go through Redis Functions ({@code FCALL}) rather than {@code EVALSHA}. */
+  /**
+   * Distributed locks ({@code wp_lock}, {@code wp_renew}, {@code wp_unlock}; docs/locks.md):
+   * {@code SET NX PX} semantics with compare-token renewal and release, and a fencing counter per
+   * lock name incremented in the same call. Lock expiry follows the engine's time, like windows.
+   */
+  @Override
+  public Optional<LockStore> lockStore() {
+    return Optional.of(stores.lockStore());
+  }
+
   /** Asks the server for its clock ({@code TIME}): one round trip, within the timeout. */
   @Override
   public CompletionStage<Void> probe() {
     return Calls.translated(seam.serverMillis(), "probe").thenApply(millis -> null);
   }
 
+  /** Whether calls go through Redis Functions ({@code FCALL}) rather than {@code EVALSHA}. */
   public boolean usesFunctions() {
     return seam.functions();
   }
@@ -317,18 +331,21 @@ public final class RedisEngine implements Engine {
           ? LettuceSeam.cluster(uris, timeout, connectTimeout, scripts, library)
           : LettuceSeam.standalone(uris.get(0), timeout, connectTimeout, scripts, library);
       TimeArg time = TimeArg.SERVER;
+      MillisClock leaseClock = MONOTONIC; // lock leases measured against the server's expiry
       SkewCorrectedClock skew = null;
       AutoCloseable task = null;
       if (clock != null) {
         time = TimeArg.of(clock, expiryGrace.toMillis());
+        leaseClock = clock;
       } else if (skewedLocal != null) {
         skew = new SkewCorrectedClock(skewedLocal, seam);
         skew.measure();
         task = seam.every(SKEW_INTERVAL_MILLIS, skew::measure);
         time = TimeArg.of(skew, expiryGrace.toMillis());
+        leaseClock = skew;
       }
       long guard = timeout.toMillis() * 2 + 1_000;
-      return new RedisEngine(seam, new RedisStores(seam, time, guard), skew, task);
+      return new RedisEngine(seam, new RedisStores(seam, time, guard, leaseClock), skew, task);
     }
   }
 }

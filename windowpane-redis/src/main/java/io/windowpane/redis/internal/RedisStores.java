@@ -1,10 +1,12 @@
 package io.windowpane.redis.internal;
 
+import io.windowpane.MillisClock;
 import io.windowpane.Quota;
 import io.windowpane.StatsSpec;
 import io.windowpane.WindowSpec;
 import io.windowpane.spi.CounterStore;
 import io.windowpane.spi.LimiterStore;
+import io.windowpane.spi.LockStore;
 import io.windowpane.spi.StatsStore;
 
 /** Makes the engine's stores over one seam and one time source. */
@@ -13,15 +15,24 @@ public final class RedisStores {
   private final RedisSeam seam;
   private final TimeArg time;
   private final long guardMillis;
+  private final LockStore locks;
 
   /**
    * @param guardMillis the longest a blocking call waits for its future (the client's own
    *     timeout normally completes it much sooner)
+   * @param leaseClock the clock by which lock holders measure their leases: the time argument's
+   *     clock with client time, a monotonic clock with the server's
    */
-  public RedisStores(RedisSeam seam, TimeArg time, long guardMillis) {
+  public RedisStores(RedisSeam seam, TimeArg time, long guardMillis, MillisClock leaseClock) {
     this.seam = seam;
     this.time = time;
     this.guardMillis = guardMillis;
+    this.locks = new RedisLockStore(seam, time, leaseClock);
+  }
+
+  /** The engine's locks (one store for every lock name). */
+  public LockStore lockStore() {
+    return locks;
   }
 
   public CounterStore counterStore(String name, WindowSpec spec) {
