@@ -151,6 +151,7 @@ public final class RedisEngine implements Engine {
     private MillisClock clock;
     private MillisClock skewedLocal;
     private Duration expiryGrace = Duration.ofSeconds(1);
+    private Duration lockWait;
 
     private Builder() {}
 
@@ -295,6 +296,20 @@ public final class RedisEngine implements Engine {
      * logical expiry; the grace only covers a client clock that does not run exactly with the
      * server's, so that live state is never dropped early. Ignored with server time.
      */
+    /**
+     * Lock mode, for migrating from the lock-guarded sorted-set design: counters and limiters
+     * take a Redis lock per key ({@code wp_lock}), read and trim a sorted set of events, decide
+     * in the client, record with {@code ZADD}, and release the lock: 4 to 5 round trips and a
+     * lock per operation instead of one function call (docs/benchmarks.md measures the cost).
+     * A caller waits at most {@code wait} for the key's lock, then gets a
+     * {@link io.windowpane.WindowpaneTimeoutException}. Same answers as the functions; statistics
+     * windows keep using the functions.
+     */
+    public Builder lockMode(Duration wait) {
+      this.lockWait = checkDuration("lock wait", wait, 60_000);
+      return this;
+    }
+
     public Builder expiryGrace(Duration grace) {
       if (grace == null || grace.isNegative() || grace.toMillis() > 366L * 24 * 3600 * 1000) {
         throw new IllegalArgumentException("expiryGrace must be in [0, 366 days], was " + grace);
@@ -345,7 +360,8 @@ public final class RedisEngine implements Engine {
         leaseClock = skew;
       }
       long guard = timeout.toMillis() * 2 + 1_000;
-      return new RedisEngine(seam, new RedisStores(seam, time, guard, leaseClock), skew, task);
+      return new RedisEngine(seam, new RedisStores(seam, time, guard, leaseClock, lockWait), skew,
+          task);
     }
   }
 }

@@ -59,8 +59,18 @@ abstract class RedisConformanceSuite {
     }
   }
 
+  /** Operations per thread per phase of the concurrency part; slower configurations lower it. */
+  protected int concurrencyOperationsPerPhase() {
+    return 2_000;
+  }
+
   @Nested
   class Concurrency extends ConcurrencyConformance {
+    @Override
+    protected int operationsPerPhase() {
+      return concurrencyOperationsPerPhase();
+    }
+
     @Override
     protected Windowpane newEngine(ManualClock clock) {
       return open(clock);
