@@ -1,0 +1,150 @@
+package io.windowpane.etcd.internal;
+
+import io.windowpane.WindowpaneException;
+
+/*
+ * Design note: the stored value of one key, and the key's own notion of time.
+ *
+ * Layout (format 1), big-endian where fixed:
+ *
+ *   0x77 'w'            magic
+ *   1                   format version, checked on every read
+ *   writes (varint)     how many writes the key has seen
+ *   k, k x 8 bytes      the random nonces of its last k <= RECENT writes, newest last
+ *   latest (zigzag)     the newest effective time applied to the key (ms)
+ *   lastEvent (zigzag)  effective time of the last recorded event: the key's logical expiry
+ *   body                the store's windows (see Windows, HistogramState, ExactState)
+ *
+ * Time. etcd has no clock, so operations carry the client's clock. An operation acts at the
+ * effective time max(its clock, latest): a client whose clock lags behind what the key has
+ * already seen acts at the key's newest time, so times applied to one key never go backwards
+ * and a lagging client can only count events longer (stricter), never shorter. A key whose
+ * lastEvent is expiryMillis or more behind the effective time is logically gone: answers
+ * treat it as never seen, whether or not etcd has deleted it yet (its lease does that later).
+ *
+ * Nonces make a write whose answer was lost recognisable: after a timeout or a lost connection
+ * the engine re-reads the key; if the nonce it tried is among the recent ones, that write
+ * landed and its answers stand; if the key's write number RECENT writes ago is past the one it
+ * tried, someone else's write took that place and it did not land; otherwise (more than RECENT
+ * foreign writes meanwhile) it cannot tell, and reports a timeout instead of risking a double
+ * count. A write is never applied twice.
+ */
+final class Doc {
+
+  static final int MAGIC = 0x77;
+  static final int FORMAT = 1;
+
+  /** Nonces of the most recent writes kept in the value. */
+  static final int RECENT = 4;
+
+  final Body body;
+  private final long expiryMillis;
+  private boolean live;
+  long latest;
+  long lastEvent;
+  long writes;
+  private final long[] recent = new long[RECENT];
+  private int recentCount;
+
+  Doc(Body body, long expiryMillis) {
+    this.body = body;
+    this.expiryMillis = expiryMillis;
+  }
+
+  /** Loads {@code value} (null: a key never seen or deleted). */
+  Doc load(byte[] value) {
+    body.clear();
+    live = false;
+    writes = 0;
+    recentCount = 0;
+    if (value == null) {
+      return this;
+    }
+    Bytes.Reader in = new Bytes.Reader(value);
+    if (in.byte1() != MAGIC) {
+      throw new WindowpaneException("etcd: the key holds a value windowpane did not write");
+    }
+    int format = in.byte1();
+    if (format != FORMAT) {
+      throw new WindowpaneException("etcd: the key holds windowpane state in format " + format
+          + "; this engine reads format " + FORMAT);
+    }
+    writes = in.varint();
+    recentCount = in.count(RECENT);
+    for (int i = 0; i < recentCount; i++) {
+      recent[i] = in.fixed64();
+    }
+    latest = in.zigzag();
+    lastEvent = in.zigzag();
+    body.read(in);
+    live = true;
+    return this;
+  }
+
+  /**
+   * The effective time of an operation whose clock reads {@code now}: the later of the two, and
+   * the key emptied first if it expired at that time.
+   */
+  long effective(long now) {
+    if (!live) {
+      return now;
+    }
+    long eff = Math.max(now, latest);
+    if (eff - lastEvent >= expiryMillis) {
+      body.clear();
+      live = false;
+      return now;
+    }
+    return eff;
+  }
+
+  /** Whether the key holds state (after {@link #effective}, at that time). */
+  boolean live() {
+    return live;
+  }
+
+  /** Notes that an event was recorded at effective time {@code eff}. */
+  void recorded(long eff) {
+    latest = live ? Math.max(latest, eff) : eff;
+    lastEvent = eff;
+    live = true;
+  }
+
+  /** What the loaded key says about a write of {@code nonce} that would have been write number {@code number}. */
+  Landed landed(long nonce, long number) {
+    for (int i = 0; i < recentCount; i++) {
+      if (recent[i] == nonce) {
+        return Landed.YES;
+      }
+    }
+    if (writes < number || writes - recentCount < number) {
+      return Landed.NO; // not that many writes yet, or that write's nonce is in the ring
+    }
+    return Landed.UNKNOWN;
+  }
+
+  /** Whether a lost write landed. */
+  enum Landed { YES, NO, UNKNOWN }
+
+  /** Encodes the key after one more write, carrying {@code nonce}. */
+  byte[] encode(long nonce) {
+    writes++;
+    if (recentCount == RECENT) {
+      System.arraycopy(recent, 1, recent, 0, RECENT - 1);
+      recentCount--;
+    }
+    recent[recentCount++] = nonce;
+    Bytes.Writer out = new Bytes.Writer(64);
+    out.byte1(MAGIC);
+    out.byte1(FORMAT);
+    out.varint(writes);
+    out.byte1(recentCount);
+    for (int i = 0; i < recentCount; i++) {
+      out.fixed64(recent[i]);
+    }
+    out.zigzag(latest);
+    out.zigzag(lastEvent);
+    body.write(out);
+    return out.toByteArray();
+  }
+}
