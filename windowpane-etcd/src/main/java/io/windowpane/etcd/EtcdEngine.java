@@ -107,6 +107,12 @@ public final class EtcdEngine implements Engine {
     return out;
   }
 
+  /** What the engine did so far: operations, transactions, conflicts, give-ups, retries. */
+  public EtcdMetrics metrics() {
+    long[] c = ctx.counts();
+    return new EtcdMetrics(c[0], c[1], c[2], c[3], c[4]);
+  }
+
   @Override
   public void close() {
     ctx.close();
@@ -122,9 +128,9 @@ public final class EtcdEngine implements Engine {
     private Duration connectTimeout = Duration.ofSeconds(2);
     private MillisClock clock = MillisClock.system();
     private Duration expiryGrace = Duration.ofSeconds(1);
-    private int conflictRetries = 12;
+    private int conflictRetries = 64;
     private Duration backoffBase = Duration.ofMillis(2);
-    private Duration backoffMax = Duration.ofMillis(100);
+    private Duration backoffMax = Duration.ofMillis(200);
     private int maxValueBytes = 1_500_000;
 
     private Builder() {}
@@ -206,7 +212,7 @@ public final class EtcdEngine implements Engine {
     }
 
     /**
-     * How many lost compare-and-swaps in a row one batch retries before failing (default 12;
+     * How many lost compare-and-swaps in a row one batch retries before failing (default 64;
      * 0 to 1,000). Only other processes' writes make a compare fail.
      */
     public Builder conflictRetries(int retries) {
@@ -218,8 +224,11 @@ public final class EtcdEngine implements Engine {
     }
 
     /**
-     * Backoff between retries: uniform in [0, min(max, base * 2^(n-1))] before retry n
-     * (defaults 2 ms and 100 ms; base 1 ms to max, max at most 10 s).
+     * Pauses (defaults 2 ms and 200 ms; base 1 ms to max, max at most 10 s). On a key other
+     * processes write too, each transaction waits uniformly in [0, base / (1 + k)] after losing
+     * k compares in a row (k = 0 after a win). A call that failed (timeout, lost connection,
+     * leader change) is retried after a full-jitter exponential backoff, uniform in
+     * [0, min(max, base * 2^(n-1))] before retry n, while the call's timeout allows.
      */
     public Builder backoff(Duration base, Duration max) {
       Duration m = check("backoff max", max, 1, 10_000);

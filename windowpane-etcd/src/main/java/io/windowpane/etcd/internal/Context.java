@@ -1,12 +1,12 @@
 package io.windowpane.etcd.internal;
 
 import io.windowpane.MillisClock;
-import java.util.SplittableRandom;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.LongAdder;
 
 /**
  * What every store of one engine shares: the seam, the leases, the clock, the executor that
@@ -32,6 +32,11 @@ public final class Context implements AutoCloseable {
   final long backoffMaxMillis;
   final int maxValueBytes;
   final ScheduledExecutorService executor;
+  final LongAdder operations = new LongAdder();
+  final LongAdder transactions = new LongAdder();
+  final LongAdder conflicts = new LongAdder();
+  final LongAdder exhausted = new LongAdder();
+  final LongAdder lostAnswers = new LongAdder();
 
   public Context(EtcdSeam seam, MillisClock clock, String namespace, long timeoutMillis,
       long graceMillis, int conflictRetries, long backoffBaseMillis, long backoffMaxMillis,
@@ -56,25 +61,41 @@ public final class Context implements AutoCloseable {
     this.executor = pool;
   }
 
+  /** operations, transactions, conflicts, exhausted, lostAnswers. */
+  public long[] counts() {
+    return new long[] {operations.sum(), transactions.sum(), conflicts.sum(), exhausted.sum(),
+        lostAnswers.sum()};
+  }
+
   /** A random nonce for one write attempt. */
   long nonce() {
     return ThreadLocalRandom.current().nextLong();
   }
 
   /**
-   * Full-jitter exponential backoff before retry {@code attempt} (1, 2, ...): uniform in
-   * [0, min(max, base * 2^(attempt-1))] ms.
+   * Full-jitter exponential backoff (microseconds) before retry {@code attempt} (1, 2, ...) of a
+   * call that failed: uniform in [0, min(max, base * 2^(attempt-1))].
    */
-  long backoffMillis(int attempt) {
+  long failureBackoffMicros(int attempt) {
     long ceiling = Math.min(backoffMaxMillis, backoffBaseMillis << Math.min(20, attempt - 1));
-    return new SplittableRandom(ThreadLocalRandom.current().nextLong()).nextLong(ceiling + 1);
+    return ThreadLocalRandom.current().nextLong(ceiling * 1000 + 1);
   }
 
-  void later(long millis, Runnable task) {
-    if (millis <= 0) {
+  /**
+   * The jittered pause (microseconds) of a lane on a contended key before its next transaction,
+   * having lost {@code conflicts} compares in a row (0 for a lane that just won): uniform in
+   * [0, base / (1 + conflicts)]. Winners wait as long as losers, so the last writer does not
+   * keep the key; the longer a lane has lost, the sooner it goes, so nobody starves.
+   */
+  long contentionPauseMicros(int conflicts) {
+    return ThreadLocalRandom.current().nextLong(backoffBaseMillis * 1000 / (1 + conflicts) + 1);
+  }
+
+  void later(long micros, Runnable task) {
+    if (micros <= 0) {
       executor.execute(task);
     } else {
-      executor.schedule(task, millis, TimeUnit.MILLISECONDS);
+      executor.schedule(task, micros, TimeUnit.MICROSECONDS);
     }
   }
 

@@ -123,6 +123,11 @@ final class Doc {
     return Landed.UNKNOWN;
   }
 
+  /** The nonce of the key's newest write; 0 for a key never written. */
+  long newestNonce() {
+    return recentCount == 0 ? 0 : recent[recentCount - 1];
+  }
+
   /** Whether a lost write landed. */
   enum Landed { YES, NO, UNKNOWN }
 
