@@ -9,7 +9,6 @@ import io.windowpane.WindowpaneException;
  *
  *   0x77 'w'            magic
  *   1                   format version, checked on every read
- *   writes (varint)     how many writes the key has seen
  *   k, k x 8 bytes      the random nonces of its last k <= RECENT writes, newest last
  *   latest (zigzag)     the newest effective time applied to the key (ms)
  *   lastEvent (zigzag)  effective time of the last recorded event: the key's logical expiry
@@ -22,12 +21,10 @@ import io.windowpane.WindowpaneException;
  * lastEvent is expiryMillis or more behind the effective time is logically gone: answers
  * treat it as never seen, whether or not etcd has deleted it yet (its lease does that later).
  *
- * Nonces make a write whose answer was lost recognisable: after a timeout or a lost connection
- * the engine re-reads the key; if the nonce it tried is among the recent ones, that write
- * landed and its answers stand; if the key's write number RECENT writes ago is past the one it
- * tried, someone else's write took that place and it did not land; otherwise (more than RECENT
- * foreign writes meanwhile) it cannot tell, and reports a timeout instead of risking a double
- * count. A write is never applied twice.
+ * Nonces make a write whose answer was lost recognisable (see KeyLane): the engine re-reads
+ * the key; unchanged since the compared revision, the write did not land; carrying the nonce
+ * among its RECENT newest, it did; otherwise the first change after the compared revision,
+ * from etcd's history, is the write it tried or someone else's. A write is never applied twice.
  */
 final class Doc {
 
@@ -42,7 +39,6 @@ final class Doc {
   private boolean live;
   long latest;
   long lastEvent;
-  long writes;
   private final long[] recent = new long[RECENT];
   private int recentCount;
 
@@ -55,7 +51,6 @@ final class Doc {
   Doc load(byte[] value) {
     body.clear();
     live = false;
-    writes = 0;
     recentCount = 0;
     if (value == null) {
       return this;
@@ -69,7 +64,6 @@ final class Doc {
       throw new WindowpaneException("etcd: the key holds windowpane state in format " + format
           + "; this engine reads format " + FORMAT);
     }
-    writes = in.varint();
     recentCount = in.count(RECENT);
     for (int i = 0; i < recentCount; i++) {
       recent[i] = in.fixed64();
@@ -110,30 +104,23 @@ final class Doc {
     live = true;
   }
 
-  /** What the loaded key says about a write of {@code nonce} that would have been write number {@code number}. */
-  Landed landed(long nonce, long number) {
-    for (int i = 0; i < recentCount; i++) {
-      if (recent[i] == nonce) {
-        return Landed.YES;
-      }
-    }
-    if (writes < number || writes - recentCount < number) {
-      return Landed.NO; // not that many writes yet, or that write's nonce is in the ring
-    }
-    return Landed.UNKNOWN;
-  }
-
   /** The nonce of the key's newest write; 0 for a key never written. */
   long newestNonce() {
     return recentCount == 0 ? 0 : recent[recentCount - 1];
   }
 
-  /** Whether a lost write landed. */
-  enum Landed { YES, NO, UNKNOWN }
+  /** Whether the key's recent writes include the one that carried {@code nonce}. */
+  boolean wroteRecently(long nonce) {
+    for (int i = 0; i < recentCount; i++) {
+      if (recent[i] == nonce) {
+        return true;
+      }
+    }
+    return false;
+  }
 
   /** Encodes the key after one more write, carrying {@code nonce}. */
   byte[] encode(long nonce) {
-    writes++;
     if (recentCount == RECENT) {
       System.arraycopy(recent, 1, recent, 0, RECENT - 1);
       recentCount--;
@@ -142,7 +129,6 @@ final class Doc {
     Bytes.Writer out = new Bytes.Writer(64);
     out.byte1(MAGIC);
     out.byte1(FORMAT);
-    out.varint(writes);
     out.byte1(recentCount);
     for (int i = 0; i < recentCount; i++) {
       out.fixed64(recent[i]);

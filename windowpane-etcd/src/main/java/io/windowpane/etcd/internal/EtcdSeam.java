@@ -21,6 +21,12 @@ public interface EtcdSeam extends AutoCloseable {
   CompletableFuture<Snapshot> compareAndPut(byte[] key, long expectedModRevision, byte[] value,
       long leaseId);
 
+  /**
+   * The first change of {@code key} after {@code revision} (a put: its value and mod revision;
+   * a delete: a null value), from etcd's history; fails if that history was compacted.
+   */
+  CompletableFuture<Snapshot> firstChangeAfter(byte[] key, long revision);
+
   /** Grants a lease of {@code ttlSeconds}; completes with its id. */
   CompletableFuture<Long> grantLease(long ttlSeconds);
 

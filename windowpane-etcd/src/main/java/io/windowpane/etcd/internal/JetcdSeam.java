@@ -84,6 +84,26 @@ public final class JetcdSeam implements EtcdSeam {
   }
 
   @Override
+  public CompletableFuture<Snapshot> firstChangeAfter(byte[] key, long revision) {
+    CompletableFuture<Snapshot> out = new CompletableFuture<>();
+    Watch.Watcher watcher = client.getWatchClient().watch(ByteSequence.from(key),
+        WatchOption.builder().withRevision(revision + 1).build(),
+        Watch.listener((WatchResponse r) -> {
+          for (WatchEvent e : r.getEvents()) {
+            KeyValue kv = e.getKeyValue();
+            out.complete(e.getEventType() == WatchEvent.EventType.PUT
+                ? new Snapshot(kv.getValue().getBytes(), kv.getModRevision(), true)
+                : new Snapshot(null, kv.getModRevision(), true));
+            return;
+          }
+        }, e -> out.completeExceptionally(classify(e)),
+            () -> out.completeExceptionally(new SeamException(SeamException.Kind.TRANSIENT,
+                "watch ended", null))));
+    out.whenComplete((s, e) -> watcher.close());
+    return out;
+  }
+
+  @Override
   public CompletableFuture<Long> grantLease(long ttlSeconds) {
     return classified(client.getLeaseClient().grant(ttlSeconds).thenApply(r -> r.getID()));
   }

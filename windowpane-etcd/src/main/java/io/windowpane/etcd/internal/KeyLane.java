@@ -111,7 +111,7 @@ final class KeyLane {
     private int conflicts;
     private int failures;
     private long triedNonce;
-    private long triedNumber = -1; // the write number of a put whose answer was lost
+    private long triedRevision = -1; // the compared revision of a put whose answer was lost
 
     Attempt(List<Pending<?>> batch) {
       this.batch = batch;
@@ -122,7 +122,7 @@ final class KeyLane {
       if (!dropExpired()) {
         return;
       }
-      if (cached != null && triedNumber < 0) {
+      if (cached != null && triedRevision < 0) {
         compute(cached, false);
         return;
       }
@@ -132,29 +132,66 @@ final class KeyLane {
           return;
         }
         cached = s;
-        if (triedNumber >= 0) {
-          Doc.Landed landed;
-          try {
-            landed = lanes.newDoc().load(s.value).landed(triedNonce, triedNumber);
-          } catch (RuntimeException bad) {
-            finish(new WindowpaneException("etcd: key '" + key + "' of '" + lanes.name + "': "
-                + bad.getMessage(), bad));
-            return;
-          }
-          triedNumber = -1;
-          if (landed == Doc.Landed.YES) {
-            finish(null); // the lost write landed: its answers stand
-            return;
-          }
-          if (landed == Doc.Landed.UNKNOWN) {
-            finish(new WindowpaneTimeoutException("etcd: the answer to a write of key '" + key
-                + "' of '" + lanes.name + "' was lost and the key has changed too often since"
-                + " to tell whether it was applied", null));
-            return;
-          }
+        if (triedRevision >= 0) {
+          resolveLostWrite(s);
+          return;
         }
         compute(s, true);
       }, ctx.executor);
+    }
+
+    /**
+     * Whether the put whose answer was lost landed, judged on the key's current value {@code s}:
+     * not if the key is unchanged since the compared revision; yes if its recent nonces carry
+     * ours; else by the first change after the compared revision in etcd's history (only that
+     * one could have been ours, since ours compared on that revision).
+     */
+    private void resolveLostWrite(Snapshot s) {
+      long revision = triedRevision;
+      triedRevision = -1;
+      Doc doc;
+      try {
+        doc = lanes.newDoc().load(s.value);
+      } catch (RuntimeException bad) {
+        finish(new WindowpaneException("etcd: key '" + key + "' of '" + lanes.name + "': "
+            + bad.getMessage(), bad));
+        return;
+      }
+      if (s.modRevision == revision) {
+        compute(s, true); // it did not land
+        return;
+      }
+      if (doc.wroteRecently(triedNonce)) {
+        landed();
+        return;
+      }
+      ctx.seam.firstChangeAfter(etcdKey, revision)
+          .orTimeout(ctx.timeoutMillis, java.util.concurrent.TimeUnit.MILLISECONDS)
+          .whenCompleteAsync((first, e) -> {
+            if (e != null) {
+              finish(new WindowpaneTimeoutException("etcd: the answer to a write of key '" + key
+                  + "' of '" + lanes.name + "' was lost, the key changed since, and etcd's"
+                  + " history no longer tells whether the write was applied (" + e + ")", e));
+              return;
+            }
+            boolean ours;
+            try {
+              ours = first.value != null
+                  && lanes.newDoc().load(first.value).newestNonce() == triedNonce;
+            } catch (RuntimeException bad) {
+              ours = false;
+            }
+            if (ours) {
+              landed();
+            } else {
+              compute(s, true);
+            }
+          }, ctx.executor);
+    }
+
+    private void landed() {
+      lastNonce = triedNonce;
+      finish(null); // the lost write landed: its answers stand
     }
 
     /** Fails the operations whose deadline passed; false if none is left. */
@@ -206,7 +243,6 @@ final class KeyLane {
         finish(null);
         return;
       }
-      long number = doc.writes + 1;
       long nonce = ctx.nonce();
       byte[] value = changed ? doc.encode(nonce) : null;
       if (value != null && value.length > ctx.maxValueBytes) {
@@ -216,7 +252,7 @@ final class KeyLane {
         return;
       }
       if (value == null) {
-        commit(snap, null, 0, 0, 0);
+        commit(snap, null, 0, 0);
         return;
       }
       long leaseClass = lanes.leaseClass;
@@ -224,19 +260,19 @@ final class KeyLane {
         if (e != null) {
           failed(e, 0);
         } else {
-          commit(snap, value, lease, nonce, number);
+          commit(snap, value, lease, nonce);
         }
       }, ctx.executor);
     }
 
-    private void commit(Snapshot snap, byte[] value, long lease, long nonce, long number) {
+    private void commit(Snapshot snap, byte[] value, long lease, long nonce) {
       ctx.transactions.increment();
       ctx.seam.compareAndPut(etcdKey, snap.modRevision, value, lease)
           .whenCompleteAsync((r, e) -> {
             if (e != null) {
               if (value != null) {
                 triedNonce = nonce;
-                triedNumber = number;
+                triedRevision = snap.modRevision;
               }
               failed(e, lease);
               return;
