@@ -132,6 +132,7 @@ public final class EtcdEngine implements Engine {
     private Duration backoffBase = Duration.ofMillis(2);
     private Duration backoffMax = Duration.ofMillis(200);
     private int maxValueBytes = 1_500_000;
+    private long cacheStalenessMillis;
 
     private Builder() {}
 
@@ -250,6 +251,19 @@ public final class EtcdEngine implements Engine {
       return this;
     }
 
+    /**
+     * Serves counters' {@code count} from a local cache fed by one etcd watch per counter, when
+     * etcd confirmed the watch's progress within {@code maxStaleness} (10 ms to 1 min; asked for
+     * every maxStaleness / 4): a cached count reflects every write etcd committed up to a
+     * revision it confirmed at most that long ago, and always this process's own writes. Off by
+     * default: every count is then a linearizable read. The cache resyncs by itself when the
+     * watch loses events (a broken stream, or compaction past its revision).
+     */
+    public Builder cachedCounts(Duration maxStaleness) {
+      this.cacheStalenessMillis = check("maxStaleness", maxStaleness, 10, 60_000).toMillis();
+      return this;
+    }
+
     private static Duration check(String what, Duration d, long minMillis, long maxMillis) {
       if (d == null || d.isNegative() || d.toMillis() < minMillis || d.toMillis() > maxMillis) {
         throw new IllegalArgumentException(what + " must be in [" + minMillis + " ms, "
@@ -266,7 +280,7 @@ public final class EtcdEngine implements Engine {
       EtcdSeam seam = JetcdSeam.connect(endpoints, connectTimeout, user, password);
       Context ctx = new Context(seam, clock, namespace, timeout.toMillis(),
           expiryGrace.toMillis(), conflictRetries, backoffBase.toMillis(), backoffMax.toMillis(),
-          maxValueBytes);
+          maxValueBytes, cacheStalenessMillis);
       return new EtcdEngine(ctx, seam, namespace);
     }
   }

@@ -31,6 +31,8 @@ public final class Context implements AutoCloseable {
   final long backoffBaseMillis;
   final long backoffMaxMillis;
   final int maxValueBytes;
+  /** Staleness bound of cached counts; 0: counts always read etcd. */
+  final long cacheStalenessMillis;
   final ScheduledExecutorService executor;
   final LongAdder operations = new LongAdder();
   final LongAdder transactions = new LongAdder();
@@ -40,7 +42,7 @@ public final class Context implements AutoCloseable {
 
   public Context(EtcdSeam seam, MillisClock clock, String namespace, long timeoutMillis,
       long graceMillis, int conflictRetries, long backoffBaseMillis, long backoffMaxMillis,
-      int maxValueBytes) {
+      int maxValueBytes, long cacheStalenessMillis) {
     this.seam = seam;
     this.leases = new Leases(seam, graceMillis);
     this.clock = clock;
@@ -50,6 +52,7 @@ public final class Context implements AutoCloseable {
     this.backoffBaseMillis = backoffBaseMillis;
     this.backoffMaxMillis = backoffMaxMillis;
     this.maxValueBytes = maxValueBytes;
+    this.cacheStalenessMillis = cacheStalenessMillis;
     int id = ENGINES.incrementAndGet();
     AtomicInteger threads = new AtomicInteger();
     ScheduledThreadPoolExecutor pool = new ScheduledThreadPoolExecutor(2, r -> {

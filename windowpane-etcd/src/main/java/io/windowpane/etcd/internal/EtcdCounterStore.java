@@ -10,10 +10,24 @@ import java.util.concurrent.CompletionStage;
 final class EtcdCounterStore implements CounterStore {
 
   private final Lanes lanes;
+  private final CountCache cache;
 
   EtcdCounterStore(Context ctx, String name, WindowSpec spec) {
     this.lanes = new Lanes(ctx, 'c', name, Shapes.of(spec), spec.expiryMillis(),
         () -> Windows.forCounter(spec));
+    this.cache = ctx.cacheStalenessMillis > 0
+        ? new CountCache(ctx, lanes.prefix, ctx.cacheStalenessMillis) : null;
+    lanes.cache = cache;
+  }
+
+  /** The count from the read cache, or -1 if it cannot answer. */
+  private long cachedCount(String key, long now) {
+    Snapshot snap = cache == null ? null : cache.lookup(key);
+    if (snap == null) {
+      return -1;
+    }
+    Doc doc = lanes.newDoc().load(snap.value);
+    return window(doc).count(doc.effective(now));
   }
 
   private static WindowState window(Doc doc) {
@@ -33,6 +47,10 @@ final class EtcdCounterStore implements CounterStore {
   }
 
   private CompletableFuture<Long> countCall(String key) {
+    long cached = cachedCount(key, lanes.now());
+    if (cached >= 0) {
+      return CompletableFuture.completedFuture(cached);
+    }
     return lanes.submit(key, new Pending<Long>(lanes.now(), lanes.deadline()) {
       @Override
       boolean apply(Doc doc, long eff) {

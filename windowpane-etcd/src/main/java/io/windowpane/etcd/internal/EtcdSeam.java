@@ -27,6 +27,12 @@ public interface EtcdSeam extends AutoCloseable {
    */
   CompletableFuture<Snapshot> firstChangeAfter(byte[] key, long revision);
 
+  /** The cluster's current revision (a linearizable read). */
+  CompletableFuture<Long> revision();
+
+  /** Asks etcd to report the progress of every watch of this client (etcd 3.4+). */
+  void requestProgress();
+
   /** Grants a lease of {@code ttlSeconds}; completes with its id. */
   CompletableFuture<Long> grantLease(long ttlSeconds);
 

@@ -51,11 +51,12 @@ public final class JetcdSeam implements EtcdSeam {
 
   private static Snapshot snapshot(GetResponse get, boolean succeeded) {
     List<KeyValue> kvs = get.getKvs();
+    long revision = get.getHeader().getRevision();
     if (kvs.isEmpty()) {
-      return new Snapshot(null, 0, succeeded);
+      return new Snapshot(null, 0, succeeded, revision);
     }
     KeyValue kv = kvs.get(0);
-    return new Snapshot(kv.getValue().getBytes(), kv.getModRevision(), succeeded);
+    return new Snapshot(kv.getValue().getBytes(), kv.getModRevision(), succeeded, revision);
   }
 
   @Override
@@ -76,8 +77,8 @@ public final class JetcdSeam implements EtcdSeam {
     return classified(txn.commit().thenApply((TxnResponse r) -> {
       if (r.isSucceeded()) {
         // the put's revision is the transaction's: the key's new mod revision
-        return new Snapshot(value, value == null ? expectedModRevision : r.getHeader().getRevision(),
-            true);
+        long revision = r.getHeader().getRevision();
+        return new Snapshot(value, value == null ? expectedModRevision : revision, true, revision);
       }
       return snapshot(r.getGetResponses().get(0), false);
     }));
@@ -92,8 +93,9 @@ public final class JetcdSeam implements EtcdSeam {
           for (WatchEvent e : r.getEvents()) {
             KeyValue kv = e.getKeyValue();
             out.complete(e.getEventType() == WatchEvent.EventType.PUT
-                ? new Snapshot(kv.getValue().getBytes(), kv.getModRevision(), true)
-                : new Snapshot(null, kv.getModRevision(), true));
+                ? new Snapshot(kv.getValue().getBytes(), kv.getModRevision(), true,
+                    kv.getModRevision())
+                : new Snapshot(null, kv.getModRevision(), true, kv.getModRevision()));
             return;
           }
         }, e -> out.completeExceptionally(classify(e)),
@@ -101,6 +103,17 @@ public final class JetcdSeam implements EtcdSeam {
                 "watch ended", null))));
     out.whenComplete((s, e) -> watcher.close());
     return out;
+  }
+
+  @Override
+  public CompletableFuture<Long> revision() {
+    return classified(kv.get(ByteSequence.from(new byte[] {0}), GetOption.builder()
+        .withCountOnly(true).build()).thenApply(r -> r.getHeader().getRevision()));
+  }
+
+  @Override
+  public void requestProgress() {
+    client.getWatchClient().requestProgress();
   }
 
   @Override

@@ -328,6 +328,9 @@ final class KeyLane {
 
     /** Completes every operation with its answer (or all with {@code failure}); next batch. */
     private void finish(RuntimeException failure) {
+      if (failure == null && cached != null) {
+        lanes.observed(key, cached); // before any caller returns: a later read sees this
+      }
       for (Pending<?> p : batch) {
         if (failure == null) {
           p.complete();

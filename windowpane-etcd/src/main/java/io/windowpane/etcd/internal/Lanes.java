@@ -34,6 +34,8 @@ final class Lanes {
   private final long expiryMillis;
   private final Supplier<Body> bodies;
   private final ConcurrentHashMap<String, KeyLane> lanes = new ConcurrentHashMap<>();
+  /** The watch-fed read cache of a counter store with cached counts; null otherwise. */
+  volatile CountCache cache;
 
   Lanes(Context ctx, char kind, String name, String shape, long expiryMillis,
       Supplier<Body> bodies) {
@@ -54,6 +56,14 @@ final class Lanes {
     lanes.computeIfAbsent(key, k -> new KeyLane(this, k,
         (prefix + k).getBytes(StandardCharsets.UTF_8))).submit(p);
     return p.future;
+  }
+
+  /** The key's value as of a lane's commit or fresh read. */
+  void observed(String key, Snapshot snap) {
+    CountCache c = cache;
+    if (c != null) {
+      c.offer(key, snap);
+    }
   }
 
   void idle(KeyLane lane) {

@@ -9,10 +9,13 @@ public final class Snapshot {
   final byte[] value;
   final long modRevision;
   final boolean succeeded;
+  /** The revision at which etcd answered (the value is current as of it); 0 if unknown. */
+  final long revision;
 
-  public Snapshot(byte[] value, long modRevision, boolean succeeded) {
+  public Snapshot(byte[] value, long modRevision, boolean succeeded, long revision) {
     this.value = value;
     this.modRevision = modRevision;
     this.succeeded = succeeded;
+    this.revision = revision;
   }
 }
