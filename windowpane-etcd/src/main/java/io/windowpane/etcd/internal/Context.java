@@ -44,7 +44,6 @@ public final class Context implements AutoCloseable {
       long graceMillis, int conflictRetries, long backoffBaseMillis, long backoffMaxMillis,
       int maxValueBytes, long cacheStalenessMillis) {
     this.seam = seam;
-    this.leases = new Leases(seam, graceMillis);
     this.clock = clock;
     this.namespace = namespace;
     this.timeoutMillis = timeoutMillis;
@@ -53,6 +52,7 @@ public final class Context implements AutoCloseable {
     this.backoffMaxMillis = backoffMaxMillis;
     this.maxValueBytes = maxValueBytes;
     this.cacheStalenessMillis = cacheStalenessMillis;
+    this.leases = new Leases(seam, graceMillis, callTimeoutMillis());
     int id = ENGINES.incrementAndGet();
     AtomicInteger threads = new AtomicInteger();
     ScheduledThreadPoolExecutor pool = new ScheduledThreadPoolExecutor(2, r -> {
@@ -100,6 +100,21 @@ public final class Context implements AutoCloseable {
     } else {
       executor.schedule(task, micros, TimeUnit.MICROSECONDS);
     }
+  }
+
+  /**
+   * How long one call to etcd may take before it counts as lost and is retried: a third of the
+   * operation's timeout (at least 50 ms), so a call stuck on a dead member leaves time to retry
+   * on another.
+   */
+  long callTimeoutMillis() {
+    return Math.max(50, timeoutMillis / 3);
+  }
+
+  /** {@code call} failing with a TimeoutException after {@link #callTimeoutMillis()}. */
+  <T> java.util.concurrent.CompletableFuture<T> bounded(
+      java.util.concurrent.CompletableFuture<T> call) {
+    return call.orTimeout(callTimeoutMillis(), TimeUnit.MILLISECONDS);
   }
 
   long deadline() {

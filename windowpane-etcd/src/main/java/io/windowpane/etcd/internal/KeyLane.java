@@ -126,7 +126,7 @@ final class KeyLane {
         compute(cached, false);
         return;
       }
-      ctx.seam.get(etcdKey).whenCompleteAsync((s, e) -> {
+      ctx.bounded(ctx.seam.get(etcdKey)).whenCompleteAsync((s, e) -> {
         if (e != null) {
           failed(e, 0);
           return;
@@ -166,7 +166,7 @@ final class KeyLane {
         return;
       }
       ctx.seam.firstChangeAfter(etcdKey, revision)
-          .orTimeout(ctx.timeoutMillis, java.util.concurrent.TimeUnit.MILLISECONDS)
+          .orTimeout(ctx.callTimeoutMillis(), java.util.concurrent.TimeUnit.MILLISECONDS)
           .whenCompleteAsync((first, e) -> {
             if (e != null) {
               finish(new WindowpaneTimeoutException("etcd: the answer to a write of key '" + key
@@ -256,7 +256,7 @@ final class KeyLane {
         return;
       }
       long leaseClass = lanes.leaseClass;
-      ctx.leases.lease(leaseClass).whenCompleteAsync((lease, e) -> {
+      ctx.bounded(ctx.leases.lease(leaseClass)).whenCompleteAsync((lease, e) -> {
         if (e != null) {
           failed(e, 0);
         } else {
@@ -267,7 +267,7 @@ final class KeyLane {
 
     private void commit(Snapshot snap, byte[] value, long lease, long nonce) {
       ctx.transactions.increment();
-      ctx.seam.compareAndPut(etcdKey, snap.modRevision, value, lease)
+      ctx.bounded(ctx.seam.compareAndPut(etcdKey, snap.modRevision, value, lease))
           .whenCompleteAsync((r, e) -> {
             if (e != null) {
               if (value != null) {

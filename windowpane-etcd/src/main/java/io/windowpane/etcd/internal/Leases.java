@@ -43,12 +43,14 @@ final class Leases {
 
   private final EtcdSeam seam;
   private final long graceMillis;
+  private final long grantTimeoutMillis;
   private final ConcurrentHashMap<Long, CompletableFuture<Current>> current =
       new ConcurrentHashMap<>();
 
-  Leases(EtcdSeam seam, long graceMillis) {
+  Leases(EtcdSeam seam, long graceMillis, long grantTimeoutMillis) {
     this.seam = seam;
     this.graceMillis = graceMillis;
+    this.grantTimeoutMillis = grantTimeoutMillis;
   }
 
   /** The expiry class of a store whose keys expire {@code expiryMillis} after their last event. */
@@ -73,7 +75,9 @@ final class Leases {
         continue;
       }
       long use = Math.max(1, (seconds + 7) / 8);
-      seam.grantLease(seconds + use).whenComplete((id, e) -> {
+      seam.grantLease(seconds + use)
+          .orTimeout(grantTimeoutMillis, java.util.concurrent.TimeUnit.MILLISECONDS)
+          .whenComplete((id, e) -> { // a failed grant is replaced by the next caller
         if (e != null) {
           fresh.completeExceptionally(e);
         } else {
