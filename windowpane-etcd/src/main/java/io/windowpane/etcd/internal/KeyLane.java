@@ -51,6 +51,9 @@ final class KeyLane {
   /** Most operations decided by one transaction. */
   static final int MAX_BATCH = 512;
 
+  /** Largest value an idle lane keeps cached (exact statistics can reach 1.5 MB). */
+  static final int MAX_IDLE_CACHED_BYTES = 64 * 1024;
+
   private final Lanes lanes;
   private final Context ctx;
   final String key;
@@ -97,6 +100,9 @@ final class KeyLane {
       if (!queue.isEmpty()) {
         trigger();
       } else {
+        if (cached != null && cached.value != null && cached.value.length > MAX_IDLE_CACHED_BYTES) {
+          cached = null; // benign race: a drain starting now reads the key instead
+        }
         lanes.idle(this);
       }
       return;
@@ -110,6 +116,7 @@ final class KeyLane {
     private final List<Pending<?>> batch;
     private int conflicts;
     private int failures;
+    private Throwable lastFailure;
     private long triedNonce;
     private long triedRevision = -1; // the compared revision of a put whose answer was lost
 
@@ -202,7 +209,8 @@ final class KeyLane {
         if (now - p.deadlineNanos > 0) {
           p.future.completeExceptionally(new WindowpaneTimeoutException("etcd: no answer for key '"
               + key + "' of '" + lanes.name + "' within " + ctx.timeoutMillis + " ms"
-              + (failures > 0 ? " (" + failures + " failed attempts)" : ""), null));
+              + (failures > 0 ? " (" + failures + " failed attempts, the last: " + lastFailure
+              + ")" : ""), lastFailure));
           it.remove();
         }
       }
@@ -312,6 +320,7 @@ final class KeyLane {
       SeamException.Kind kind = cause instanceof SeamException
           ? ((SeamException) cause).kind() : SeamException.Kind.TRANSIENT;
       failures++;
+      lastFailure = cause;
       ctx.lostAnswers.increment();
       if (kind == SeamException.Kind.REFUSED) {
         finish(new WindowpaneException("etcd refused a call on key '" + key + "' of '"
