@@ -51,8 +51,8 @@ final class KeyLane {
   /** Most operations decided by one transaction. */
   static final int MAX_BATCH = 512;
 
-  /** Largest value an idle lane keeps cached (exact statistics can reach 1.5 MB). */
-  static final int MAX_IDLE_CACHED_BYTES = 64 * 1024;
+  /** Largest value an idle lane keeps cached (a pane counter needs about 100 bytes; exact statistics can reach 1.5 MB). */
+  static final int MAX_IDLE_CACHED_BYTES = 4 * 1024;
 
   private final Lanes lanes;
   private final Context ctx;
