@@ -196,6 +196,15 @@ final class KeyLane {
           }, ctx.executor);
     }
 
+    /** Whether {@code s} carries the write of {@code nonce}. */
+    private boolean ownWrite(Snapshot s, long nonce) {
+      try {
+        return lanes.newDoc().load(s.value).wroteRecently(nonce);
+      } catch (RuntimeException bad) {
+        return false;
+      }
+    }
+
     private void landed() {
       lastNonce = triedNonce;
       finish(null); // the lost write landed: its answers stand
@@ -291,6 +300,11 @@ final class KeyLane {
                 lastNonce = nonce;
               }
               finish(null);
+              return;
+            }
+            if (value != null && ownWrite(r, nonce)) {
+              triedNonce = nonce;
+              landed(); // a retried request whose first try landed (not by default in jetcd)
               return;
             }
             conflicts++;
