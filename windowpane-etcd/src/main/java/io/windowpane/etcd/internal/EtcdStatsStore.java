@@ -1,0 +1,89 @@
+package io.windowpane.etcd.internal;
+
+import io.windowpane.StatsSpec;
+import io.windowpane.Summary;
+import io.windowpane.WindowSpec;
+import io.windowpane.spi.StatsStore;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+
+/** A statistics window on etcd: a histogram of panes or an exact log per key, in one value. */
+final class EtcdStatsStore implements StatsStore {
+
+  private final Lanes lanes;
+
+  EtcdStatsStore(Context ctx, String name, StatsSpec spec) {
+    WindowSpec w = spec.window();
+    this.lanes = new Lanes(ctx, 's', name, Shapes.of(spec), spec.expiryMillis(),
+        spec.isExact()
+            ? () -> new ExactState(w.windowMillis(), spec.maxValues(), ctx.maxValueBytes, name)
+            : () -> new HistogramState(w.resolutionMillis(), w.panes(), spec.buckets()));
+  }
+
+  private CompletableFuture<Void> recordCall(String key, double[] values) {
+    return lanes.submit(key, new Pending<Void>(lanes.now(), lanes.deadline()) {
+      @Override
+      boolean apply(Doc doc, long eff) {
+        if (doc.body instanceof ExactState) {
+          ((ExactState) doc.body).record(eff, values);
+        } else {
+          ((HistogramState) doc.body).record(eff, values);
+        }
+        return true;
+      }
+    });
+  }
+
+  private CompletableFuture<Summary> summaryCall(String key) {
+    return lanes.submit(key, new Pending<Summary>(lanes.now(), lanes.deadline()) {
+      @Override
+      boolean apply(Doc doc, long eff) {
+        answer = doc.body instanceof ExactState ? ((ExactState) doc.body).summary(eff)
+            : ((HistogramState) doc.body).summary(eff);
+        return false;
+      }
+    });
+  }
+
+  @Override
+  public void record(String key, double[] values) {
+    lanes.await(recordCall(key, values), "record");
+  }
+
+  @Override
+  public Summary summary(String key) {
+    return lanes.await(summaryCall(key), "summary");
+  }
+
+  @Override
+  public boolean holdsState(String key) {
+    return lanes.await(lanes.submit(key, new Pending<Boolean>(lanes.now(), lanes.deadline()) {
+      @Override
+      boolean apply(Doc doc, long eff) {
+        answer = doc.live();
+        return false;
+      }
+    }), "holdsState");
+  }
+
+  @Override
+  public List<Summary> summaryAll(List<String> keys) {
+    return lanes.await(Lanes.each(keys, this::summaryCall), "summaryAll");
+  }
+
+  @Override
+  public CompletionStage<Void> recordAsync(String key, double[] values) {
+    return recordCall(key, values);
+  }
+
+  @Override
+  public CompletionStage<Summary> summaryAsync(String key) {
+    return summaryCall(key);
+  }
+
+  @Override
+  public CompletionStage<List<Summary>> summaryAllAsync(List<String> keys) {
+    return Lanes.unwrapped(Lanes.each(keys, this::summaryCall));
+  }
+}

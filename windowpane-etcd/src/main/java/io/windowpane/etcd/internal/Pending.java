@@ -1,0 +1,40 @@
+package io.windowpane.etcd.internal;
+
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * One caller's operation on one key, waiting in its key's {@link KeyLane}: its clock reading
+ * (taken once, when the caller called), its deadline, and its answer once the transaction that
+ * decided it committed.
+ *
+ * @param <R> the answer's type
+ */
+abstract class Pending<R> {
+
+  final long now;
+  final long deadlineNanos;
+  final CompletableFuture<R> future = new CompletableFuture<>();
+  R answer;
+  RuntimeException refusal;
+
+  Pending(long now, long deadlineNanos) {
+    this.now = now;
+    this.deadlineNanos = deadlineNanos;
+  }
+
+  /**
+   * Applies the operation to {@code doc} at effective time {@code eff}, setting
+   * {@link #answer}; returns true if it recorded anything. May throw a
+   * {@link io.windowpane.CapacityExceededException} having changed nothing.
+   */
+  abstract boolean apply(Doc doc, long eff);
+
+  /** Completes the caller's future with the answer of the committed attempt. */
+  void complete() {
+    if (refusal != null) {
+      future.completeExceptionally(refusal);
+    } else {
+      future.complete(answer);
+    }
+  }
+}

@@ -1,0 +1,34 @@
+package io.windowpane.etcd.internal;
+
+/**
+ * One window of one key (of a counter, or of one limit of a quota) decoded from its etcd value:
+ * plain single-threaded Java, applied to a private copy between a read and a compare-and-swap.
+ * Every method takes the operation's effective time, which never precedes a time already
+ * applied to the state (see {@link Doc}), so the answers are those of the local engine's
+ * windows for a clock that does not step backwards.
+ */
+abstract class WindowState implements Body {
+
+  /** The window count at {@code now}. */
+  abstract long count(long now);
+
+  /** Records {@code n} events at {@code now}. */
+  abstract void add(long now, long n);
+
+  /**
+   * Milliseconds from {@code now} until {@code permits} would fit under {@code limit} if nothing
+   * else happened; 0 if they fit now.
+   */
+  abstract long retryAfter(long now, long permits, long limit);
+
+  /** Whether {@code permits} fit under {@code limit} at {@code now}. */
+  boolean fits(long now, long permits, long limit) {
+    return count(now) + permits <= limit;
+  }
+
+  /** Permits a request could take at {@code now}. */
+  long remaining(long now, long limit) {
+    return Math.max(0, limit - count(now));
+  }
+
+}
