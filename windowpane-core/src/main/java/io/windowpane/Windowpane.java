@@ -1,8 +1,10 @@
 package io.windowpane;
 
 import io.windowpane.internal.Checks;
+import io.windowpane.internal.lock.LockScheduler;
 import io.windowpane.internal.local.LocalEngine;
 import io.windowpane.spi.Engine;
+import io.windowpane.spi.LockStore;
 import java.time.Duration;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
@@ -24,6 +26,9 @@ import java.util.function.Supplier;
  * <p>Statistics: {@code wp.stats("latency", StatsSpec.histogram(Duration.ofMinutes(1), 12))}
  * gives a {@link WindowStats}.
  *
+ * <p>Locks: {@code wp.lock("nightly-report", LockOptions.defaults())} gives a
+ * {@link DistributedLock} (see docs/locks.md).
+ *
  * <p>Names namespace state: asking twice for the same name and shape returns the same object;
  * the same name with another shape is refused. Thread-safe. Closing closes the engine.
  */
@@ -31,6 +36,7 @@ public final class Windowpane implements AutoCloseable {
 
   private final Engine engine;
   private final ConcurrentMap<String, Object> byName = new ConcurrentHashMap<>();
+  private volatile LockScheduler lockScheduler; // started by the first lock
 
   private Windowpane(Engine engine) {
     this.engine = engine;
@@ -75,6 +81,43 @@ public final class Windowpane implements AutoCloseable {
   }
 
   /**
+   * The distributed lock named {@code name} (1 to 64 characters of {@code [A-Za-z0-9_.:-]}):
+   * every process whose engine uses the same backend shares it. Asking again with the same
+   * options returns the same object; other options under the same name are refused (in this
+   * process: other processes may use other options on the same lock).
+   *
+   * @throws UnsupportedOperationException if the engine has no locks
+   */
+  public DistributedLock lock(String name, LockOptions options) {
+    return named("lock", name, "options", options, DistributedLock::options,
+        () -> new DistributedLock(name, options, lockStore(), lockScheduler()));
+  }
+
+  /** {@link #lock(String, LockOptions)} with {@link LockOptions#defaults()}. */
+  public DistributedLock lock(String name) {
+    return lock(name, LockOptions.defaults());
+  }
+
+  private LockStore lockStore() {
+    return engine.lockStore().orElseThrow(() -> new UnsupportedOperationException(
+        "the " + engine.name() + " engine has no distributed locks"));
+  }
+
+  private LockScheduler lockScheduler() {
+    LockScheduler s = lockScheduler;
+    if (s == null) {
+      synchronized (this) {
+        s = lockScheduler;
+        if (s == null) {
+          s = new LockScheduler();
+          lockScheduler = s;
+        }
+      }
+    }
+    return s;
+  }
+
+  /**
    * The {@code kind} named {@code name}, made on first use; the same name with another shape is
    * refused.
    */
@@ -106,9 +149,20 @@ public final class Windowpane implements AutoCloseable {
     return engine.probe();
   }
 
+  /**
+   * Closes the engine and stops renewing held leases (they expire by their ttl; release them
+   * first to free them at once).
+   */
   @Override
   public void close() {
-    engine.close();
+    try {
+      LockScheduler s = lockScheduler;
+      if (s != null) {
+        s.close();
+      }
+    } finally {
+      engine.close();
+    }
   }
 
   /** Builds the in-process engine. */

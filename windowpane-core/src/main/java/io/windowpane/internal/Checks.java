@@ -102,6 +102,28 @@ public final class Checks {
     return value;
   }
 
+  /**
+   * Checks a duration is not null and lies in {@code [minMillis, maxMillis]} ms (truncated to whole ms); returns it
+   * in ms. Durations too long for a {@code long} of ms are reported out of range, not overflowed.
+   */
+  public static long millis(String argument, java.time.Duration value, long minMillis,
+      long maxMillis) {
+    if (value == null) {
+      throw new IllegalArgumentException(argument + " must not be null");
+    }
+    long millis;
+    try {
+      millis = value.toMillis();
+    } catch (ArithmeticException e) {
+      millis = Long.MAX_VALUE;
+    }
+    if (millis < minMillis || millis > maxMillis) {
+      throw new IllegalArgumentException(argument + " must be in [" + minMillis + " ms, "
+          + maxMillis + " ms], was " + value);
+    }
+    return millis;
+  }
+
   /** Checks an argument is not null. */
   public static <T> T notNull(String argument, T value) {
     if (value == null) {

@@ -3,6 +3,7 @@ package io.windowpane.spi;
 import io.windowpane.Quota;
 import io.windowpane.StatsSpec;
 import io.windowpane.WindowSpec;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 
@@ -29,6 +30,15 @@ public interface Engine extends AutoCloseable {
 
   /** The store of a statistics window; {@code name} namespaces its keys. */
   StatsStore statsStore(String name, StatsSpec spec);
+
+  /**
+   * The engine's locks, if it has them: {@link io.windowpane.Windowpane#lock} builds every
+   * {@link io.windowpane.DistributedLock} on this one store. Empty by default, for engines
+   * without locks.
+   */
+  default Optional<LockStore> lockStore() {
+    return Optional.empty();
+  }
 
   /**
    * Asks the backend whether it answers now, for health checks: completes normally if it does,

@@ -15,6 +15,7 @@ import io.windowpane.redis.internal.TimeArg;
 import io.windowpane.spi.CounterStore;
 import io.windowpane.spi.Engine;
 import io.windowpane.spi.LimiterStore;
+import io.windowpane.spi.LockStore;
 import io.windowpane.spi.StatsStore;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -54,6 +55,9 @@ public final class RedisEngine implements Engine {
   /** How often client-time mode measures the offset to the server's clock. */
   private static final long SKEW_INTERVAL_MILLIS = 10_000;
 
+  /** Elapsed time of this process, immune to wall-clock steps: what lock holders measure. */
+  private static final MillisClock MONOTONIC = () -> System.nanoTime() / 1_000_000;
+
   private final RedisSeam seam;
   private final RedisStores stores;
   private final AutoCloseable skewTask;
@@ -92,13 +96,23 @@ public final class RedisEngine implements Engine {
     return stores.statsStore(name, spec);
   }
 
-  /** Whether calls go through Redis Functions ({@code FCALL}) rather than {@code EVALSHA}. */
+  /**
+   * Distributed locks ({@code wp_lock}, {@code wp_renew}, {@code wp_unlock}; docs/locks.md):
+   * {@code SET NX PX} semantics with compare-token renewal and release, and a fencing counter per
+   * lock name incremented in the same call. Lock expiry follows the engine's time, like windows.
+   */
+  @Override
+  public Optional<LockStore> lockStore() {
+    return Optional.of(stores.lockStore());
+  }
+
   /** Asks the server for its clock ({@code TIME}): one round trip, within the timeout. */
   @Override
   public CompletionStage<Void> probe() {
     return Calls.translated(seam.serverMillis(), "probe").thenApply(millis -> null);
   }
 
+  /** Whether calls go through Redis Functions ({@code FCALL}) rather than {@code EVALSHA}. */
   public boolean usesFunctions() {
     return seam.functions();
   }
@@ -137,6 +151,7 @@ public final class RedisEngine implements Engine {
     private MillisClock clock;
     private MillisClock skewedLocal;
     private Duration expiryGrace = Duration.ofSeconds(1);
+    private Duration lockWait;
 
     private Builder() {}
 
@@ -281,6 +296,20 @@ public final class RedisEngine implements Engine {
      * logical expiry; the grace only covers a client clock that does not run exactly with the
      * server's, so that live state is never dropped early. Ignored with server time.
      */
+    /**
+     * Lock mode, for migrating from the lock-guarded sorted-set design: counters and limiters
+     * take a Redis lock per key ({@code wp_lock}), read and trim a sorted set of events, decide
+     * in the client, record with {@code ZADD}, and release the lock: 4 to 5 round trips and a
+     * lock per operation instead of one function call (docs/benchmarks.md measures the cost).
+     * A caller waits at most {@code wait} for the key's lock, then gets a
+     * {@link io.windowpane.WindowpaneTimeoutException}. Same answers as the functions; statistics
+     * windows keep using the functions.
+     */
+    public Builder lockMode(Duration wait) {
+      this.lockWait = checkDuration("lock wait", wait, 60_000);
+      return this;
+    }
+
     public Builder expiryGrace(Duration grace) {
       if (grace == null || grace.isNegative() || grace.toMillis() > 366L * 24 * 3600 * 1000) {
         throw new IllegalArgumentException("expiryGrace must be in [0, 366 days], was " + grace);
@@ -317,18 +346,22 @@ public final class RedisEngine implements Engine {
           ? LettuceSeam.cluster(uris, timeout, connectTimeout, scripts, library)
           : LettuceSeam.standalone(uris.get(0), timeout, connectTimeout, scripts, library);
       TimeArg time = TimeArg.SERVER;
+      MillisClock leaseClock = MONOTONIC; // lock leases measured against the server's expiry
       SkewCorrectedClock skew = null;
       AutoCloseable task = null;
       if (clock != null) {
         time = TimeArg.of(clock, expiryGrace.toMillis());
+        leaseClock = clock;
       } else if (skewedLocal != null) {
         skew = new SkewCorrectedClock(skewedLocal, seam);
         skew.measure();
         task = seam.every(SKEW_INTERVAL_MILLIS, skew::measure);
         time = TimeArg.of(skew, expiryGrace.toMillis());
+        leaseClock = skew;
       }
       long guard = timeout.toMillis() * 2 + 1_000;
-      return new RedisEngine(seam, new RedisStores(seam, time, guard), skew, task);
+      return new RedisEngine(seam, new RedisStores(seam, time, guard, leaseClock, lockWait), skew,
+          task);
     }
   }
 }

@@ -102,11 +102,14 @@ class FailuresIT {
       admin.command("ACL", "SETUSER", "limiter", "on", ">app-pw", "~wp1:*", "+fcall",
           "+function|load", "+evalsha", "+eval", "+time", "+hmget", "+hget", "+hset", "+hdel",
           "+hgetall", "+hincrby", "+del", "+pexpire", "+zadd", "+zrange", "+zrangebyscore",
-          "+zremrangebyscore", "+zcount");
+          "+zremrangebyscore", "+zcount", "+incr");
       ManualClock clock = ManualClock.at(1_700_000_000_000L);
       try (Windowpane wp = Windowpane.using(RedisEngine.builder().uri(redis.uri())
           .username("limiter").password("app-pw").clock(clock).build())) {
         assertThat(wp.limiter("acl", LIMIT).tryConsume("k", 1)).isTrue();
+        io.windowpane.LockLease lease = wp.lock("acl-lock").tryLock().orElseThrow();
+        assertThat(wp.lock("acl-lock").tryLock()).isEmpty();
+        assertThat(lease.release()).isTrue();
         for (StatsSpec spec : List.of(StatsSpec.histogram(Duration.ofSeconds(1), 10),
             StatsSpec.exact(Duration.ofSeconds(1)).withMaxValues(2))) {
           WindowStats stats = wp.stats("acl-" + (spec.isExact() ? "x" : "h"), spec);

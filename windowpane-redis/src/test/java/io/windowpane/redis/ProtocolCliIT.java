@@ -99,7 +99,32 @@ class ProtocolCliIT {
           "wp1:c:{logins:alice}:l60000:m", Long.toString(T + 59_999), "l", "60000", "1"))
           .containsExactly("7");
       assertThat(logins.count("alice")).as("the events at T have left").isZero();
-      assertThat(cli("FCALL", "wp_version", "0")).containsExactly("3");
+      assertThat(cli("FCALL", "wp_version", "0")).containsExactly("4");
+    }
+  }
+
+  @Test
+  void locks_fromRedisCli_andFromJava_excludeEachOtherAndShareFencingTokens() throws Exception {
+    ManualClock clock = ManualClock.at(T);
+    try (Windowpane wp = TestEngines.standalone(redis, clock, ScriptMode.AUTO)) {
+      io.windowpane.DistributedLock lock = wp.lock("nightly-report",
+          io.windowpane.LockOptions.defaults().withoutWatchdog());
+      io.windowpane.LockLease java = lock.tryLock().orElseThrow();
+      String now = Long.toString(T + 4_000);
+      String[] take = {"FCALL", "wp_lock", "2", "wp1:l:{nightly-report}",
+          "wp1:l:{nightly-report}:f", now, "cli-token", "30000"};
+      assertThat(cli(take)).as("held by Java for 6 s more").containsExactly("0", "6000");
+      assertThat(cli("FCALL", "wp_unlock", "1", "wp1:l:{nightly-report}", now, "cli-token"))
+          .as("not the holder's token").containsExactly("0");
+      assertThat(java.release()).isTrue();
+      assertThat(cli(take)).containsExactly("1", Long.toString(java.fencingToken() + 1));
+      assertThat(lock.tryLock()).as("held by redis-cli").isEmpty();
+      assertThat(cli("FCALL", "wp_renew", "1", "wp1:l:{nightly-report}", now, "cli-token",
+          "30000")).containsExactly("1");
+      assertThat(cli("FCALL", "wp_unlock", "1", "wp1:l:{nightly-report}", now, "cli-token"))
+          .containsExactly("1");
+      assertThat(lock.tryLock().orElseThrow().fencingToken())
+          .isEqualTo(java.fencingToken() + 2);
     }
   }
 

@@ -5,6 +5,7 @@ import io.windowpane.Windowpane;
 import io.windowpane.testkit.conformance.ConcurrencyConformance;
 import io.windowpane.testkit.conformance.CounterConformance;
 import io.windowpane.testkit.conformance.LimiterConformance;
+import io.windowpane.testkit.conformance.LockConformance;
 import io.windowpane.testkit.conformance.RandomizedModelConformance;
 import io.windowpane.testkit.conformance.StatsConformance;
 import org.junit.jupiter.api.Nested;
@@ -58,8 +59,18 @@ abstract class RedisConformanceSuite {
     }
   }
 
+  /** Operations per thread per phase of the concurrency part; slower configurations lower it. */
+  protected int concurrencyOperationsPerPhase() {
+    return 2_000;
+  }
+
   @Nested
   class Concurrency extends ConcurrencyConformance {
+    @Override
+    protected int operationsPerPhase() {
+      return concurrencyOperationsPerPhase();
+    }
+
     @Override
     protected Windowpane newEngine(ManualClock clock) {
       return open(clock);
@@ -68,6 +79,19 @@ abstract class RedisConformanceSuite {
 
   @Nested
   class Stats extends StatsConformance {
+    @Override
+    protected long[] startInstants() {
+      return TestEngines.startInstants();
+    }
+
+    @Override
+    protected Windowpane newEngine(ManualClock clock) {
+      return open(clock);
+    }
+  }
+
+  @Nested
+  class Locks extends LockConformance {
     @Override
     protected long[] startInstants() {
       return TestEngines.startInstants();

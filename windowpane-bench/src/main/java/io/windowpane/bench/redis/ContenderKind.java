@@ -22,7 +22,12 @@ enum ContenderKind {
   /** windowpane's Redis engine, {@code SLIDING_WEIGHTED}. */
   WINDOWPANE_WEIGHTED("windowpane-weighted", s -> new WindowpaneContender(s, "weighted")),
   /** windowpane's Redis engine, {@code SLIDING_LOG}. */
-  WINDOWPANE_LOG("windowpane-log", s -> new WindowpaneContender(s, "log"));
+  WINDOWPANE_LOG("windowpane-log", s -> new WindowpaneContender(s, "log")),
+  /**
+   * windowpane's Redis engine in lock mode, {@code SLIDING_LOG}: the articles' design (a lock per
+   * key around sorted-set commands) inside the engine, same answers as the functions.
+   */
+  WINDOWPANE_LOCKMODE("windowpane-lockmode", s -> new WindowpaneContender(s, "lockmode"));
 
   private final String label;
   private final Function<Settings, Contender> factory;

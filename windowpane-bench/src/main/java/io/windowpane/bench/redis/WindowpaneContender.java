@@ -9,7 +9,7 @@ import java.time.Duration;
 
 /**
  * windowpane's Redis engine, one layout per instance: {@code RateLimiter.tryConsume(key, 1)}, one
- * round trip to one server-side function ({@code FCALL} where the server has Functions, else
+ * round trip to one server-side function (in lock mode: a lock and plain sorted-set commands) ({@code FCALL} where the server has Functions, else
  * {@code EVALSHA}), server time, the engine's defaults otherwise (one multiplexed connection)
  * except the command timeout, 2 s as for the peers. The limiter's name (a namespace of its
  * own per contender and scenario) keeps its keys apart from every other run's.
@@ -25,13 +25,17 @@ final class WindowpaneContender implements Contender {
     WindowSpec spec = switch (layout) {
       case "panes" -> WindowSpec.panes(window, settings.panes());
       case "weighted" -> WindowSpec.weighted(window);
-      case "log" -> WindowSpec.log(window);
-      default -> throw new IllegalArgumentException("layout: expected panes, weighted or log, got " + layout);
+      case "log", "lockmode" -> WindowSpec.log(window);
+      default -> throw new IllegalArgumentException(
+          "layout: expected panes, weighted, log or lockmode, got " + layout);
     };
-    RedisEngine engine = RedisEngine.builder()
+    RedisEngine.Builder builder = RedisEngine.builder()
         .uri(settings.redisUri())
-        .timeout(LettuceClients.COMMAND_TIMEOUT) // as every Lettuce-based peer here
-        .build();
+        .timeout(LettuceClients.COMMAND_TIMEOUT); // as every Lettuce-based peer here
+    if (layout.equals("lockmode")) {
+      builder.lockMode(Duration.ofSeconds(30)); // a caller waits this long for a key's lock
+    }
+    RedisEngine engine = builder.build();
     this.windowpane = Windowpane.using(engine);
     String namespace = settings.namespace();
     String name = namespace.substring(0, namespace.length() - 1); // without the trailing ':'

@@ -6,9 +6,11 @@ import io.windowpane.MillisClock;
 import io.windowpane.Quota;
 import io.windowpane.StatsSpec;
 import io.windowpane.WindowSpec;
+import java.util.Optional;
 import io.windowpane.spi.CounterStore;
 import io.windowpane.spi.Engine;
 import io.windowpane.spi.LimiterStore;
+import io.windowpane.spi.LockStore;
 import io.windowpane.spi.StatsStore;
 
 /**
@@ -26,11 +28,13 @@ public final class LocalEngine implements Engine {
   private final MillisClock clock;
   private final long maxKeys;
   private final long sweepIntervalMillis;
+  private final LockStore locks;
 
   public LocalEngine(MillisClock clock, long maxKeys, long sweepIntervalMillis) {
     this.clock = clock;
     this.maxKeys = maxKeys;
     this.sweepIntervalMillis = sweepIntervalMillis;
+    this.locks = new LocalLockStore(clock);
   }
 
   @Override
@@ -67,6 +71,12 @@ public final class LocalEngine implements Engine {
         : new HistogramRing(window.resolutionMillis(), window.panes(), spec.buckets()), now),
         spec.expiryMillis(), maxKeys, sweepIntervalMillis, clock.millis());
     return new LocalStatsStore(clock, table, spec);
+  }
+
+  /** Locks within this process, expiring by the engine's clock. */
+  @Override
+  public Optional<LockStore> lockStore() {
+    return Optional.of(locks);
   }
 
   /** A fresh window; {@code limit} is -1 for a counter. */

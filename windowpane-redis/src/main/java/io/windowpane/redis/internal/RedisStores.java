@@ -1,10 +1,12 @@
 package io.windowpane.redis.internal;
 
+import io.windowpane.MillisClock;
 import io.windowpane.Quota;
 import io.windowpane.StatsSpec;
 import io.windowpane.WindowSpec;
 import io.windowpane.spi.CounterStore;
 import io.windowpane.spi.LimiterStore;
+import io.windowpane.spi.LockStore;
 import io.windowpane.spi.StatsStore;
 
 /** Makes the engine's stores over one seam and one time source. */
@@ -13,22 +15,49 @@ public final class RedisStores {
   private final RedisSeam seam;
   private final TimeArg time;
   private final long guardMillis;
+  private final RedisLockStore locks;
+  private final LockModeStores lockMode;
 
   /**
    * @param guardMillis the longest a blocking call waits for its future (the client's own
    *     timeout normally completes it much sooner)
+   * @param leaseClock the clock by which lock holders measure their leases: the time argument's
+   *     clock with client time, a monotonic clock with the server's
    */
-  public RedisStores(RedisSeam seam, TimeArg time, long guardMillis) {
+  public RedisStores(RedisSeam seam, TimeArg time, long guardMillis, MillisClock leaseClock) {
+    this(seam, time, guardMillis, leaseClock, null);
+  }
+
+  /**
+   * Stores whose counters and limiters run in lock mode when {@code lockWait} is given (a
+   * caller waits at most that long for a key's lock); statistics always use the functions.
+   */
+  public RedisStores(RedisSeam seam, TimeArg time, long guardMillis, MillisClock leaseClock,
+      java.time.Duration lockWait) {
     this.seam = seam;
     this.time = time;
     this.guardMillis = guardMillis;
+    this.locks = new RedisLockStore(seam, time, leaseClock);
+    this.lockMode = lockWait == null ? null : new LockModeStores(seam, locks, time, lockWait,
+        guardMillis + lockWait.toMillis());
+  }
+
+  /** The engine's locks (one store for every lock name). */
+  public LockStore lockStore() {
+    return locks;
   }
 
   public CounterStore counterStore(String name, WindowSpec spec) {
+    if (lockMode != null) {
+      return lockMode.counterStore(name, spec);
+    }
     return new RedisCounterStore(seam, time, guardMillis, name, spec);
   }
 
   public LimiterStore limiterStore(String name, Quota quota) {
+    if (lockMode != null) {
+      return lockMode.limiterStore(name, quota);
+    }
     return new RedisLimiterStore(seam, time, guardMillis, name, quota);
   }
 

@@ -1,0 +1,176 @@
+package io.windowpane.redis.internal;
+
+import io.windowpane.Decision;
+import io.windowpane.Limit;
+import io.windowpane.Quota;
+import io.windowpane.WindowSpec;
+import io.windowpane.spi.CounterStore;
+import io.windowpane.spi.LimiterStore;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicLong;
+
+/*
+ * Design note. Lock mode (RedisEngine.Builder.lockMode): counters and limiters as the articles
+ * build them, kept so that users of that design can migrate and measure it. Per operation, under
+ * the key's Redis lock (LockGuard): ZREMRANGEBYSCORE and ZRANGEBYSCORE WITHSCORES read the events
+ * still in reach (one sorted set per logical key, scored by time), Java decides
+ * (SortedSetWindows), and an allowed request is recorded with ZADD and PEXPIRE; then the lock is
+ * released. That is 4 to 5 round trips and a lock per decision where the functions take one
+ * round trip and no lock. Keys: the set wp1:z:{<kind>:<name>:<key>} and its lock
+ * wp1:l:{<kind>:<name>:<key>} share a hash slot. Statistics windows stay on the functions.
+ */
+final class LockModeStores {
+
+  private static final String ID = Long.toHexString(ThreadLocalRandom.current().nextLong());
+  private static final AtomicLong SEQUENCE = new AtomicLong();
+
+  private final RedisSeam seam;
+  private final LockGuard guard;
+  private final long guardMillis;
+
+  LockModeStores(RedisSeam seam, RedisLockStore locks, TimeArg time, Duration wait,
+      long guardMillis) {
+    this.seam = seam;
+    this.guard = new LockGuard(seam, locks, time, wait);
+    this.guardMillis = guardMillis;
+  }
+
+  CounterStore counterStore(String name, WindowSpec spec) {
+    return new Counter("c:" + name + ":", spec);
+  }
+
+  LimiterStore limiterStore(String name, Quota quota) {
+    return new Limiter("r:" + name + ":", quota);
+  }
+
+  private static String setKey(String lockName) {
+    return "wp1:z:{" + lockName + "}";
+  }
+
+  private static String member(long n) {
+    return ID + '.' + SEQUENCE.incrementAndGet() + ':' + n;
+  }
+
+  private CompletableFuture<SortedSetWindows> read(String lockName, long now, long horizon) {
+    return Calls.translated(seam.zTrimAndRead(setKey(lockName), now - horizon), "lock mode read")
+        .thenApply(SortedSetWindows::new);
+  }
+
+  private CompletableFuture<Void> record(String lockName, long now, long n, long horizon) {
+    return Calls.translated(seam.zAddAndExpire(setKey(lockName), now, member(n),
+        horizon + guard.graceMillis() + 1), "lock mode write");
+  }
+
+  /**
+   * Whether any event of the key is still within reach now: state expires logically, whatever
+   * the key's physical time to live (which carries the grace). Read without the lock.
+   */
+  private boolean holds(String lockName, long horizon) {
+    return Calls.await(guard.now().thenCompose(now -> Calls.translated(
+        seam.zCountAbove(setKey(lockName), now - horizon), "holdsState")), guardMillis,
+        "holdsState") > 0;
+  }
+
+  /** A counter: add and count under the key's lock. */
+  private final class Counter implements CounterStore {
+    private final String prefix;
+    private final WindowSpec spec;
+    private final long horizon;
+
+    Counter(String prefix, WindowSpec spec) {
+      this.prefix = prefix;
+      this.spec = spec;
+      this.horizon = SortedSetWindows.horizon(spec);
+    }
+
+    @Override
+    public CompletionStage<Long> addAsync(String key, long n) {
+      String lock = prefix + key;
+      return guard.run(lock, now -> read(lock, now, horizon).thenCompose(window ->
+          record(lock, now, n, horizon).thenApply(v -> window.count(spec, now) + n)));
+    }
+
+    @Override
+    public CompletionStage<Long> countAsync(String key) {
+      String lock = prefix + key;
+      return guard.run(lock, now -> read(lock, now, horizon)
+          .thenApply(window -> window.count(spec, now)));
+    }
+
+    @Override
+    public long add(String key, long n) {
+      return Calls.await(addAsync(key, n).toCompletableFuture(), guardMillis, "add");
+    }
+
+    @Override
+    public long count(String key) {
+      return Calls.await(countAsync(key).toCompletableFuture(), guardMillis, "count");
+    }
+
+    @Override
+    public boolean holdsState(String key) {
+      return holds(prefix + key, horizon);
+    }
+  }
+
+  /** A limiter: every limit of the quota decided from one sorted set under the key's lock. */
+  private final class Limiter implements LimiterStore {
+    private final String prefix;
+    private final List<Limit> limits;
+    private final long horizon;
+
+    Limiter(String prefix, Quota quota) {
+      this.prefix = prefix;
+      this.limits = quota.limits();
+      long h = 0;
+      for (Limit limit : limits) {
+        h = Math.max(h, SortedSetWindows.horizon(limit.window()));
+      }
+      this.horizon = h;
+    }
+
+    @Override
+    public CompletionStage<Decision> tryAcquireAsync(String key, long permits) {
+      String lock = prefix + key;
+      return guard.run(lock, now -> read(lock, now, horizon).thenCompose(window -> {
+        long remaining = Long.MAX_VALUE;
+        boolean fits = true;
+        for (Limit limit : limits) {
+          long count = window.count(limit.window(), now);
+          fits &= count + permits <= limit.permits();
+          remaining = Math.min(remaining, limit.permits() - count);
+        }
+        if (fits) {
+          long left = remaining - permits;
+          return record(lock, now, permits, horizon).thenApply(v -> Decision.allowed(left));
+        }
+        long wait = -1;
+        Limit by = null;
+        for (Limit limit : limits) {
+          long w = window.waitMillis(limit, now, permits);
+          if (w > wait) {
+            wait = w;
+            by = limit;
+          }
+        }
+        return CompletableFuture.completedFuture(
+            Decision.denied(Math.max(0, remaining), by, wait));
+      }));
+    }
+
+    @Override
+    public Decision tryAcquire(String key, long permits) {
+      return Calls.await(tryAcquireAsync(key, permits).toCompletableFuture(), guardMillis,
+          "tryAcquire");
+    }
+
+    @Override
+    public boolean holdsState(String key) {
+      return holds(prefix + key, horizon);
+    }
+  }
+}
