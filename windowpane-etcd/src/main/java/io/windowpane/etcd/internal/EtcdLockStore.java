@@ -52,7 +52,12 @@ import java.util.function.Supplier;
  * waiters watching their predecessor's key (etcd's concurrency.Mutex) would still need the poll.
  */
 
-/** Distributed locks on etcd: one key per lock, compare-and-swap on its mod revision. */
+/**
+ * Distributed locks on etcd: one key per lock, compare-and-swap on its mod revision. Thread-safe
+ * and stateless per lock; calls never block (they complete on jetcd's or the engine's threads)
+ * and fail with {@link WindowpaneException}, or {@link WindowpaneTimeoutException} once the
+ * engine's timeout passes, retries included.
+ */
 public final class EtcdLockStore implements LockStore {
 
   private final Context ctx;
