@@ -6,17 +6,20 @@ import io.windowpane.StatsSpec;
 import io.windowpane.WindowSpec;
 import io.windowpane.WindowpaneException;
 import io.windowpane.etcd.internal.Context;
+import io.windowpane.etcd.internal.EtcdLockStore;
 import io.windowpane.etcd.internal.EtcdSeam;
 import io.windowpane.etcd.internal.EtcdStores;
 import io.windowpane.etcd.internal.JetcdSeam;
 import io.windowpane.spi.CounterStore;
 import io.windowpane.spi.Engine;
 import io.windowpane.spi.LimiterStore;
+import io.windowpane.spi.LockStore;
 import io.windowpane.spi.StatsStore;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
@@ -58,12 +61,14 @@ public final class EtcdEngine implements Engine {
   private final Context ctx;
   private final EtcdStores stores;
   private final EtcdSeam seam;
+  private final EtcdLockStore locks;
   private final byte[] probeKey;
 
   private EtcdEngine(Context ctx, EtcdSeam seam, String namespace) {
     this.ctx = ctx;
     this.seam = seam;
     this.stores = new EtcdStores(ctx);
+    this.locks = new EtcdLockStore(ctx);
     this.probeKey = (namespace + "/probe").getBytes(StandardCharsets.UTF_8);
   }
 
@@ -90,6 +95,17 @@ public final class EtcdEngine implements Engine {
   @Override
   public StatsStore statsStore(String name, StatsSpec spec) {
     return stores.statsStore(name, spec);
+  }
+
+  /**
+   * Locks: one key per lock under {@code <namespace>/lock/}, taken, renewed and released by
+   * compare-and-swap on its mod revision; the fencing token is the etcd revision of the write
+   * that took the lock. Expiry follows the engine's clock like every other answer. See
+   * {@code docs/locks.md}.
+   */
+  @Override
+  public Optional<LockStore> lockStore() {
+    return Optional.of(locks);
   }
 
   /** One linearizable read (it needs a leader and a quorum), within the timeout. */

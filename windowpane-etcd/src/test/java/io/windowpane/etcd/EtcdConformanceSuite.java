@@ -5,6 +5,7 @@ import io.windowpane.Windowpane;
 import io.windowpane.testkit.conformance.ConcurrencyConformance;
 import io.windowpane.testkit.conformance.CounterConformance;
 import io.windowpane.testkit.conformance.LimiterConformance;
+import io.windowpane.testkit.conformance.LockConformance;
 import io.windowpane.testkit.conformance.RandomizedModelConformance;
 import io.windowpane.testkit.conformance.StatsConformance;
 import org.junit.jupiter.api.Nested;
@@ -67,6 +68,14 @@ abstract class EtcdConformanceSuite {
 
   @Nested
   class Stats extends StatsConformance {
+    @Override
+    protected Windowpane newEngine(ManualClock clock) {
+      return open(clock);
+    }
+  }
+
+  @Nested
+  class Locks extends LockConformance {
     @Override
     protected Windowpane newEngine(ManualClock clock) {
       return open(clock);

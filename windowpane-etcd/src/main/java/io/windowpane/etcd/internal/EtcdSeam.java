@@ -22,6 +22,13 @@ public interface EtcdSeam extends AutoCloseable {
       long leaseId);
 
   /**
+   * One transaction: if {@code key}'s mod revision is {@code expectedModRevision}, delete it,
+   * else read it. The answer says which branch ran; after a delete it carries no value, mod
+   * revision 0 and the delete's revision.
+   */
+  CompletableFuture<Snapshot> compareAndDelete(byte[] key, long expectedModRevision);
+
+  /**
    * The first change of {@code key} after {@code revision} (a put: its value and mod revision;
    * a delete: a null value), from etcd's history; fails if that history was compacted.
    */

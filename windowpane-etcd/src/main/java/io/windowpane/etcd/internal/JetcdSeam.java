@@ -11,6 +11,7 @@ import io.etcd.jetcd.kv.TxnResponse;
 import io.etcd.jetcd.op.Cmp;
 import io.etcd.jetcd.op.CmpTarget;
 import io.etcd.jetcd.op.Op;
+import io.etcd.jetcd.options.DeleteOption;
 import io.etcd.jetcd.options.GetOption;
 import io.etcd.jetcd.options.PutOption;
 import io.etcd.jetcd.options.WatchOption;
@@ -82,6 +83,18 @@ public final class JetcdSeam implements EtcdSeam {
       }
       return snapshot(r.getGetResponses().get(0), false);
     }));
+  }
+
+  @Override
+  public CompletableFuture<Snapshot> compareAndDelete(byte[] key, long expectedModRevision) {
+    ByteSequence k = ByteSequence.from(key);
+    return classified(kv.txn()
+        .If(new Cmp(k, Cmp.Op.EQUAL, CmpTarget.modRevision(expectedModRevision)))
+        .Then(Op.delete(k, DeleteOption.DEFAULT))
+        .Else(Op.get(k, GetOption.DEFAULT))
+        .commit().thenApply((TxnResponse r) -> r.isSucceeded()
+            ? new Snapshot(null, 0, true, r.getHeader().getRevision())
+            : snapshot(r.getGetResponses().get(0), false)));
   }
 
   @Override

