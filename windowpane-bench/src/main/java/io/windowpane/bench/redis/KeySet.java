@@ -9,18 +9,18 @@ import java.util.SplittableRandom;
  * @param name the scenario as reported ({@code hot-key}, {@code 10000-keys})
  * @param keys the keys, before any contender's namespace
  */
-record KeySet(String name, String[] keys) {
+public record KeySet(String name, String[] keys) {
 
   /** Length of each thread's index sequence, a power of two; it is cycled through. */
   static final int SEQUENCE = 1 << 16;
 
   /** One key, {@code "hot"}, that every thread uses. */
-  static KeySet hotKey() {
+  public static KeySet hotKey() {
     return new KeySet("hot-key", new String[] {"hot"});
   }
 
   /** {@code count} keys {@code k0 .. k(count-1)}, drawn uniformly at random. */
-  static KeySet uniform(int count) {
+  public static KeySet uniform(int count) {
     if (count < 1) {
       throw new IllegalArgumentException("keys: expected at least 1, got " + count);
     }
@@ -32,7 +32,7 @@ record KeySet(String name, String[] keys) {
   }
 
   /** Key indexes for caller thread {@code thread}: uniform over the keys, seeded by the thread. */
-  int[] sequence(int thread) {
+  public int[] sequence(int thread) {
     int[] indexes = new int[keys.length == 1 ? 1 : SEQUENCE];
     SplittableRandom random = new SplittableRandom(0x5EED_0000L + thread);
     for (int i = 0; i < indexes.length; i++) {

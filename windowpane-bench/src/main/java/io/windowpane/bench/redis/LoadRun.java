@@ -27,7 +27,7 @@ import org.HdrHistogram.Histogram;
  */
 
 /** Runs one contender on one key set: warmup, then a measured interval, N blocking callers. */
-final class LoadRun {
+public final class LoadRun {
 
   private static final int WARMUP = 0;
   private static final int MEASURE = 1;
@@ -41,6 +41,8 @@ final class LoadRun {
 
   private volatile int phase = WARMUP;
   private final boolean atCompletion;
+  private Runnable atStart = () -> { };
+  private Runnable atEnd = () -> { };
 
   private LoadRun(boolean atCompletion) {
     this.atCompletion = atCompletion;
@@ -50,6 +52,21 @@ final class LoadRun {
   static Result run(String label, Contender contender, KeySet keySet, int threads,
       Duration warmup, Duration duration, Optional<ServerStats> stats) throws InterruptedException {
     return new LoadRun(false).measure(label, contender, keySet, threads, warmup, duration, stats,
+        JOIN_TIMEOUT);
+  }
+
+  /**
+   * Counts the calls started in the measured interval, for a store with no {@link ServerStats}:
+   * {@code atStart} runs just before the measured interval begins and {@code atEnd} once the
+   * callers have stopped (e.g. to snapshot a client's own counters around it).
+   */
+  public static Result run(String label, Contender contender, KeySet keySet, int threads,
+      Duration warmup, Duration duration, Runnable atStart, Runnable atEnd)
+      throws InterruptedException {
+    LoadRun run = new LoadRun(false);
+    run.atStart = atStart;
+    run.atEnd = atEnd;
+    return run.measure(label, contender, keySet, threads, warmup, duration, Optional.empty(),
         JOIN_TIMEOUT);
   }
 
@@ -78,6 +95,7 @@ final class LoadRun {
     sleep(warmup);
 
     stats.ifPresent(ServerStats::reset);
+    atStart.run();
     Optional<ServerStats.Cpu> cpuBefore = stats.map(ServerStats::cpu);
     long start = System.nanoTime();
     phase = MEASURE;
@@ -92,6 +110,7 @@ final class LoadRun {
         stuck++;
       }
     }
+    atEnd.run();
     Map<String, ServerStats.CommandStat> commands = stats.map(ServerStats::commands).orElse(Map.of());
     Optional<ServerStats.Cpu> cpu = stats.map(s -> s.cpu().minus(cpuBefore.orElseThrow()));
 

@@ -34,7 +34,7 @@ public final class Machine {
   }
 
   /** The first {@code model name} of /proc/cpuinfo, or "unknown". */
-  static String cpuModel() {
+  public static String cpuModel() {
     try {
       return Files.readAllLines(Path.of("/proc/cpuinfo")).stream()
           .filter(line -> line.startsWith("model name"))

@@ -12,7 +12,7 @@ import java.util.List;
 import java.util.Map;
 
 /** The load generator's command line, validated at once. */
-record Options(int threads, Duration duration, Duration warmup, long limit, long windowMillis,
+public record Options(int threads, Duration duration, Duration warmup, long limit, long windowMillis,
     int keys, List<ContenderKind> contenders, List<String> scenarios, String redisUri, Path out) {
 
   static final String USAGE = """
@@ -120,7 +120,7 @@ record Options(int threads, Duration duration, Duration warmup, long limit, long
   }
 
   /** An integer option in {@code [min, max]}; {@code _} and {@code ,} may group digits. */
-  static long number(String name, String value, long min, long max) {
+  public static long number(String name, String value, long min, long max) {
     try {
       long n = Long.parseLong(value.replace("_", "").replace(",", ""));
       if (n >= min && n <= max) {
@@ -134,14 +134,14 @@ record Options(int threads, Duration duration, Duration warmup, long limit, long
   }
 
   /** The default results file: {@code windowpane-bench/results/<prefix>-<UTC time>.json}. */
-  static Path defaultOut(String prefix) {
+  public static Path defaultOut(String prefix) {
     return Path.of("windowpane-bench", "results", prefix + "-"
         + LocalDateTime.now(ZoneOffset.UTC).format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss"))
         + ".json");
   }
 
   /** {@code 10s}, {@code 500ms}, {@code 2m}, or a plain number of seconds. */
-  static Duration duration(String name, String value) {
+  public static Duration duration(String name, String value) {
     try {
       Duration d;
       if (value.endsWith("ms")) {

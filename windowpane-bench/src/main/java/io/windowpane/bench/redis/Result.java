@@ -21,22 +21,22 @@ import org.HdrHistogram.Histogram;
  * @param commands the server's command statistics for the interval, empty if unavailable
  * @param serverCpu the server's CPU seconds in the interval, if available
  */
-record Result(String contender, String scenario, double seconds, Histogram latency, long allowed,
+public record Result(String contender, String scenario, double seconds, Histogram latency, long allowed,
     long denied, long counted, long gaveUp, long errors, Optional<String> firstError,
     int stuckThreads, Map<String, ServerStats.CommandStat> commands,
     Optional<ServerStats.Cpu> serverCpu) {
 
   /** Calls that ended in a decision (or a count, for {@code incr}). */
-  long decisions() {
+  public long decisions() {
     return allowed + denied + counted;
   }
 
-  double decisionsPerSecond() {
+  public double decisionsPerSecond() {
     return decisions() / seconds;
   }
 
   /** A result for a contender that could not be set up at all. */
-  static Result unavailable(String contender, String scenario, String why) {
+  public static Result unavailable(String contender, String scenario, String why) {
     return new Result(contender, scenario, 0, new Histogram(3), 0, 0, 0, 0, 0, Optional.of(why), 0,
         Map.of(), Optional.empty());
   }
