@@ -12,6 +12,7 @@ import io.windowpane.LockOptions;
 import io.windowpane.Windowpane;
 import io.windowpane.testkit.etcd.EtcdServer;
 import io.windowpane.testkit.etcd.EtcdServerExtension;
+import io.windowpane.testkit.lock.FencedStorage;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;

@@ -9,6 +9,7 @@ import io.windowpane.LockLease;
 import io.windowpane.LockOptions;
 import io.windowpane.Windowpane;
 import io.windowpane.WindowpaneException;
+import io.windowpane.testkit.lock.FencedStorage;
 import io.windowpane.testkit.redis.RedisServer;
 import io.windowpane.testkit.redis.RedisServerExtension;
 import io.windowpane.testkit.redis.RespClient;
