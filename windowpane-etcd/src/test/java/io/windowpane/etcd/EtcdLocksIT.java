@@ -12,15 +12,11 @@ import io.windowpane.LockOptions;
 import io.windowpane.Windowpane;
 import io.windowpane.testkit.etcd.EtcdServer;
 import io.windowpane.testkit.etcd.EtcdServerExtension;
-import io.windowpane.testkit.lock.FencedStorage;
-import java.io.BufferedReader;
-import java.io.InputStreamReader;
+import io.windowpane.testkit.lock.LockScenarios;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -158,56 +154,12 @@ class EtcdLocksIT {
 
   @Test
   void holderProcessKilled_theLockIsFreeWithinItsTtl() throws Exception {
-    long ttl = 2_000;
-    Path java = Path.of(System.getProperty("java.home"), "bin", "java");
-    Process child = new ProcessBuilder(List.of(java.toString(), "-cp",
-        System.getProperty("java.class.path"), EtcdLockHolderMain.class.getName(),
-        etcd.endpoint(), "killed", Long.toString(ttl)))
-        .redirectError(ProcessBuilder.Redirect.DISCARD).start();
-    try (Windowpane other = client()) {
-      BufferedReader out = new BufferedReader(
-          new InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8));
-      String line = out.readLine(); // blocks until the child holds the lock
-      assertThat(line).as("the child took the lock").startsWith("HELD ");
-      long childToken = Long.parseLong(line.substring(5));
-      DistributedLock lock = other.lock("killed", LockOptions.defaults().withBackoff(QUICK));
-      assertThat(lock.tryLock()).as("held by the living child").isEmpty();
-
-      child.destroyForcibly();
-      assertThat(child.waitFor(10, TimeUnit.SECONDS)).isTrue();
-      long killed = System.nanoTime();
-      Optional<LockLease> lease = lock.tryLock(Duration.ofSeconds(10));
-      long freeAfter = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - killed);
-      assertThat(lease).as("free again after the kill").isPresent();
-      assertThat(freeAfter).as("within the 2 s ttl (plus polling)").isLessThan(ttl + 1_000);
-      assertThat(lease.get().fencingToken()).isGreaterThan(childToken);
-      lease.get().close();
-    } finally {
-      child.destroyForcibly();
-    }
+    LockScenarios.killedHolder_freesTheLockWithinItsTtl(EtcdLockHolderMain.class,
+        etcd.endpoint(), this::client);
   }
 
   @Test
   void pausedHolder_itsStaleFencingTokenIsRejectedByTheProtectedResource() throws Exception {
-    FencedStorage storage = new FencedStorage();
-    LockOptions noWatchdog = LockOptions.defaults().withoutWatchdog()
-        .withTtl(Duration.ofMillis(300)).withBackoff(QUICK);
-    try (Windowpane a = client(); Windowpane b = client()) {
-      LockLease first = a.lock("fenced", noWatchdog).tryLock().orElseThrow();
-      assertThat(storage.write("A's first write", first.fencingToken())).isTrue();
-      // A pauses (a GC pause, a stalled VM): no renewal, the ttl passes
-      first.lost().toCompletableFuture().get(10, TimeUnit.SECONDS);
-      LockLease second = b.lock("fenced", noWatchdog).tryLock(Duration.ofSeconds(5))
-          .orElseThrow();
-      assertThat(second.fencingToken()).isGreaterThan(first.fencingToken());
-      assertThat(storage.write("B's write", second.fencingToken())).isTrue();
-      // A wakes up and writes as if it still held the lock
-      assertThat(storage.write("A's stale write", first.fencingToken()))
-          .as("refused: a newer holder has written").isFalse();
-      assertThat(storage.value()).isEqualTo("B's write");
-      assertThat(first.isHeld()).isFalse();
-      assertThat(first.release()).as("A cannot free B's lock").isFalse();
-      assertThat(second.release()).isTrue();
-    }
+    LockScenarios.pausedHolder_itsStaleFencingTokenIsRefused(this::client);
   }
 }
