@@ -1,8 +1,10 @@
 package io.windowpane.bench.redis;
 
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import org.HdrHistogram.Histogram;
 
 /**
  * Writes maps, lists, strings, numbers, booleans and {@code null} as JSON; enough for the result
@@ -28,6 +30,20 @@ public final class Json {
     }
     java.nio.file.Files.writeString(out, write(file));
     System.out.println("wrote " + out);
+  }
+
+  /** A latency histogram of nanoseconds as JSON values in microseconds: count, p50, p99, ... */
+  public static Map<String, Object> latencyMicros(Histogram h) {
+    Map<String, Object> latency = new LinkedHashMap<>();
+    latency.put("count", h.getTotalCount());
+    if (h.getTotalCount() > 0) {
+      latency.put("p50", h.getValueAtPercentile(50) / 1e3);
+      latency.put("p99", h.getValueAtPercentile(99) / 1e3);
+      latency.put("p999", h.getValueAtPercentile(99.9) / 1e3);
+      latency.put("max", h.getMaxValue() / 1e3);
+      latency.put("mean", h.getMean() / 1e3);
+    }
+    return latency;
   }
 
   public static String write(Object value) {

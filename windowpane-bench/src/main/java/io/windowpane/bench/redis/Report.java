@@ -75,17 +75,7 @@ final class Report {
     m.put("seconds", r.seconds());
     m.put("decisions", r.decisions());
     m.put("decisionsPerSecond", r.decisionsPerSecond());
-    Histogram h = r.latency();
-    Map<String, Object> latency = new LinkedHashMap<>();
-    latency.put("count", h.getTotalCount());
-    if (h.getTotalCount() > 0) {
-      latency.put("p50", h.getValueAtPercentile(50) / 1e3);
-      latency.put("p99", h.getValueAtPercentile(99) / 1e3);
-      latency.put("p999", h.getValueAtPercentile(99.9) / 1e3);
-      latency.put("max", h.getMaxValue() / 1e3);
-      latency.put("mean", h.getMean() / 1e3);
-    }
-    m.put("latencyMicros", latency);
+    m.put("latencyMicros", Json.latencyMicros(r.latency()));
     m.put("allowed", r.allowed());
     m.put("denied", r.denied());
     m.put("counted", r.counted());
