@@ -40,13 +40,7 @@ public final class Limit {
 
   /** The same limit with another name (1 to 64 chars of {@code [A-Za-z0-9_.:-/]}). */
   public Limit named(String name) {
-    try {
-      Checks.name(name == null ? null : name.replace('/', '_'));
-    } catch (IllegalArgumentException e) {
-      throw new IllegalArgumentException("name must be 1 to " + Checks.MAX_NAME_LENGTH
-          + " characters of [A-Za-z0-9_.:/-], was " + (name == null ? "null" : "'" + name + "'"));
-    }
-    return new Limit(permits, window, name);
+    return new Limit(permits, window, Checks.limitName(name));
   }
 
   /** The most permits any window may hold. */

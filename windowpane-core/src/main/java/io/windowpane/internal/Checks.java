@@ -53,18 +53,28 @@ public final class Checks {
 
   /** Checks a counter or limiter name: 1 to 64 chars of {@code [A-Za-z0-9_.:-]}. */
   public static String name(String name) {
+    return name(name, false);
+  }
+
+  /** Checks a limit's name: 1 to 64 chars of {@code [A-Za-z0-9_.:/-]} (default names hold '/'). */
+  public static String limitName(String name) {
+    return name(name, true);
+  }
+
+  private static String name(String name, boolean slash) {
+    String allowed = slash ? "[A-Za-z0-9_.:/-]" : "[A-Za-z0-9_.:-]";
     if (name == null || name.isEmpty() || name.length() > MAX_NAME_LENGTH) {
       throw new IllegalArgumentException(
-          "name must be 1 to " + MAX_NAME_LENGTH + " characters of [A-Za-z0-9_.:-], was "
+          "name must be 1 to " + MAX_NAME_LENGTH + " characters of " + allowed + ", was "
               + (name == null ? "null" : "'" + name + "'"));
     }
     for (int i = 0; i < name.length(); i++) {
       char c = name.charAt(i);
       boolean ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')
-          || c == '_' || c == '.' || c == ':' || c == '-';
+          || c == '_' || c == '.' || c == ':' || c == '-' || (slash && c == '/');
       if (!ok) {
         throw new IllegalArgumentException(
-            "name must be 1 to " + MAX_NAME_LENGTH + " characters of [A-Za-z0-9_.:-], was '"
+            "name must be 1 to " + MAX_NAME_LENGTH + " characters of " + allowed + ", was '"
                 + name + "'");
       }
     }

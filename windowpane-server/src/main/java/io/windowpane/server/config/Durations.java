@@ -56,21 +56,9 @@ final class Durations {
     }
   }
 
-  /** {@code d} in the largest unit that divides it: 250ms, 1s, 90s, 10m, 1h, 2d. */
+  /** {@code d} in the largest unit that divides it: 250ms, 1s, 90s, 10m, 1h, 2d; zero is 0s. */
   static String format(Duration d) {
     long millis = d.toMillis();
-    if (millis != 0 && millis % 86_400_000L == 0) {
-      return millis / 86_400_000L + "d";
-    }
-    if (millis != 0 && millis % 3_600_000L == 0) {
-      return millis / 3_600_000L + "h";
-    }
-    if (millis != 0 && millis % 60_000L == 0) {
-      return millis / 60_000L + "m";
-    }
-    if (millis % 1000 == 0) {
-      return millis / 1000 + "s";
-    }
-    return millis + "ms";
+    return millis == 0 ? "0s" : io.windowpane.internal.Durations.format(millis);
   }
 }

@@ -5,13 +5,13 @@ import io.windowpane.Limit;
 import io.windowpane.Quota;
 import io.windowpane.StatsSpec;
 import io.windowpane.WindowSpec;
+import io.windowpane.internal.Checks;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Supplier;
-import java.util.regex.Pattern;
 import org.yaml.snakeyaml.nodes.Node;
 
 /**
@@ -24,7 +24,6 @@ import org.yaml.snakeyaml.nodes.Node;
  */
 final class WindowReader {
 
-  private static final Pattern NAME = Pattern.compile("[A-Za-z0-9_.:-]{1,64}");
   private static final Duration MAX_WINDOW = Duration.ofMillis(WindowSpec.MAX_WINDOW_MILLIS);
   private static final int DEFAULT_PANES = 10;
 
@@ -78,8 +77,11 @@ final class WindowReader {
   }
 
   private boolean validName(YamlMap section, String name) {
-    if (NAME.matcher(name).matches()) {
+    try {
+      Checks.name(name);
       return true;
+    } catch (IllegalArgumentException e) {
+      // reported below, with the file's line
     }
     problems.at(section.keyNode(name), section.path() + ": the name '" + name + "' must be 1"
         + " to 64 characters of [A-Za-z0-9_.:-]");
