@@ -1404,5 +1404,14 @@ else
   if f == nil then
     return redis.error_reply('WPARGS unknown function ' .. tostring(name))
   end
-  return f(KEYS, ARGV)
+  if redis.REDIS_VERSION then -- Redis 7 and later
+    return f(KEYS, ARGV)
+  end
+  -- Redis 6: fail() raises a table, which its script error handler cannot format ("attempt to
+  -- concatenate ... a table value"); the table comes back as the error reply it stands for
+  local ok, reply = pcall(f, KEYS, ARGV)
+  if not ok and type(reply) ~= 'table' then
+    error(reply)
+  end
+  return reply
 end

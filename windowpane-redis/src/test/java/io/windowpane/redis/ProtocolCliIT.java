@@ -13,6 +13,7 @@ import io.windowpane.WindowCounter;
 import io.windowpane.WindowSpec;
 import io.windowpane.WindowStats;
 import io.windowpane.Windowpane;
+import io.windowpane.testkit.process.TestBinaries;
 import io.windowpane.testkit.redis.RedisServer;
 import io.windowpane.testkit.redis.RedisServerExtension;
 import java.io.IOException;
@@ -42,16 +43,10 @@ class ProtocolCliIT {
 
   /** Runs redis-cli against the test server; returns its output lines. */
   private List<String> cli(String... args) throws IOException, InterruptedException {
-    List<String> command = new ArrayList<>(List.of("redis-cli", "-h", redis.host(), "-p",
-        Integer.toString(redis.port())));
+    List<String> command = new ArrayList<>(List.of(TestBinaries.REDIS_CLI.locate().toString(),
+        "-h", redis.host(), "-p", Integer.toString(redis.port())));
     command.addAll(List.of(args));
-    Process p;
-    try {
-      p = new ProcessBuilder(command).redirectErrorStream(true).start();
-    } catch (IOException e) {
-      throw new IllegalStateException("redis-cli not found on PATH: install it with "
-          + "'sudo apt-get install redis-tools' (Debian/Ubuntu)", e);
-    }
+    Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
     assertThat(p.waitFor(10, TimeUnit.SECONDS)).as("redis-cli finished").isTrue();
     String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
     return out.isEmpty() ? List.of() : List.of(out.split("\n"));

@@ -2,6 +2,7 @@ package io.windowpane.testkit.etcd;
 
 import io.windowpane.testkit.process.ServerBinary;
 import io.windowpane.testkit.process.ServerProcess;
+import io.windowpane.testkit.process.TestBinaries;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -35,8 +36,7 @@ final class EtcdLauncher {
    */
 
   static final String HOST = ServerProcess.HOST;
-  static final ServerBinary BINARY =
-      new ServerBinary("etcd", "windowpane.etcd", "WINDOWPANE_ETCD", "etcd-server");
+  static final ServerBinary BINARY = TestBinaries.ETCD;
   static final Duration STARTUP_TIMEOUT = Duration.ofSeconds(10);
   private static final Duration PROBE_TIMEOUT = Duration.ofMillis(500);
   private static final long POLL_MILLIS = 25;

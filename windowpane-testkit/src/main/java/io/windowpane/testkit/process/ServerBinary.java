@@ -3,18 +3,23 @@ package io.windowpane.testkit.process;
 import java.io.File;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
+import java.util.Optional;
 
 /**
  * Finds a server executable: a system property, else an environment variable, else the first
- * file of that name on {@code PATH}, else {@code /usr/bin/NAME}. An explicit override that is not
- * executable is an error, never silently replaced by another binary. Every failure message says
- * how to install the binary with {@code apt-get}. Immutable and thread-safe.
+ * file of that name on {@code PATH}, else {@code /usr/bin/NAME}; and when none of these has it,
+ * obtains it by installing its Debian package ({@link DebianPackages}, as root or with
+ * passwordless sudo) and looks again. An explicit override that is not executable is an error,
+ * never silently replaced by another binary or an install. Every failure message says how to
+ * install the binary by hand. Immutable and thread-safe.
  */
 public final class ServerBinary {
 
   private final String name;
   private final String property;
   private final String env;
+  private final String aptPackage;
   private final String installHint;
 
   /**
@@ -27,9 +32,20 @@ public final class ServerBinary {
     this.name = name;
     this.property = property;
     this.env = env;
+    this.aptPackage = aptPackage;
     this.installHint = "install it with `sudo apt-get install -y " + aptPackage
         + "` (Debian/Ubuntu), or point the system property " + property
         + " or the environment variable " + env + " at the binary";
+  }
+
+  /** The executable's file name, e.g. {@code "redis-server"}. */
+  public String name() {
+    return name;
+  }
+
+  /** The Debian/Ubuntu package that installs the binary. */
+  public String aptPackage() {
+    return aptPackage;
   }
 
   /** The system property that overrides the lookup. */
@@ -38,11 +54,41 @@ public final class ServerBinary {
   }
 
   /**
-   * The binary for this JVM's property, environment and {@code PATH}.
+   * The binary for this JVM's property, environment and {@code PATH}; when it is not there and
+   * no override names it, its Debian package is installed ({@link DebianPackages#install}) and
+   * the lookup repeated.
    *
-   * @throws IllegalStateException as for {@link #locate(String, String, String, Path)}
+   * @throws IllegalStateException as for {@link #locate(String, String, String, Path)} when an
+   *     override is wrong, or as for {@link DebianPackages#install} when the install is not
+   *     possible
    */
   public Path locate() {
+    Optional<Path> found = find();
+    if (found.isPresent()) {
+      return found.get();
+    }
+    DebianPackages.install(List.of(aptPackage));
+    return lookup();
+  }
+
+  /**
+   * The binary if the property, the environment or {@code PATH} has it now, without installing
+   * anything.
+   *
+   * @throws IllegalStateException if an override names something that is not an executable file
+   */
+  public Optional<Path> find() {
+    try {
+      return Optional.of(lookup());
+    } catch (IllegalStateException missing) {
+      if (!isBlank(System.getProperty(property)) || !isBlank(System.getenv(env))) {
+        throw missing;
+      }
+      return Optional.empty();
+    }
+  }
+
+  private Path lookup() {
     return locate(System.getProperty(property), System.getenv(env), System.getenv("PATH"),
         Path.of("/usr/bin", name));
   }

@@ -2,6 +2,7 @@ package io.windowpane.testkit.redis;
 
 import io.windowpane.testkit.process.ServerBinary;
 import io.windowpane.testkit.process.ServerProcess;
+import io.windowpane.testkit.process.TestBinaries;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -35,8 +36,7 @@ final class RedisLauncher {
    */
 
   static final String HOST = ServerProcess.HOST;
-  static final ServerBinary BINARY = new ServerBinary("redis-server", "windowpane.redis-server",
-      "WINDOWPANE_REDIS_SERVER", "redis-server");
+  static final ServerBinary BINARY = TestBinaries.REDIS_SERVER;
   static final Duration STARTUP_TIMEOUT = Duration.ofSeconds(10);
   private static final Duration PROBE_TIMEOUT = Duration.ofMillis(500);
   private static final long POLL_MILLIS = 20;
@@ -83,7 +83,16 @@ final class RedisLauncher {
    * @throws IllegalStateException as for {@link #start(String)}
    */
   static RedisServer start(String password, ExtraArgs extraArgs) {
-    Path binary = BINARY.locate();
+    return start(BINARY.locate(), password, extraArgs);
+  }
+
+  /**
+   * Starts {@code binary} (another version of redis-server) with {@code extraArgs}, as
+   * {@link #start(String, ExtraArgs)} does.
+   *
+   * @throws IllegalStateException as for {@link #start(String)}
+   */
+  static RedisServer start(Path binary, String password, ExtraArgs extraArgs) {
     String lastOutput = "";
     for (int attempt = 1; attempt <= BIND_ATTEMPTS; attempt++) {
       Launch launch = launch(binary, password, extraArgs);

@@ -1,6 +1,7 @@
 package io.windowpane.testkit.redis;
 
 import io.windowpane.testkit.process.ServerProcess;
+import io.windowpane.testkit.process.TestBinaries;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Optional;
@@ -56,6 +57,16 @@ public final class RedisServer implements AutoCloseable {
    */
   public static RedisServer startWithPassword(String password) {
     return RedisLauncher.start(checkPassword(password));
+  }
+
+  /**
+   * Starts a Redis 6.2 server without a password, the version without Functions, unpacked from
+   * a Maven Central artifact ({@link TestBinaries#REDIS_6}).
+   *
+   * @throws IllegalStateException if this machine cannot run it, or as for {@link #start()}
+   */
+  public static RedisServer startRedis6() {
+    return RedisLauncher.start(TestBinaries.REDIS_6.locate(), null, RedisLauncher.ExtraArgs.NONE);
   }
 
   /** Returns {@code password} if {@link #startWithPassword} accepts it, else throws. */

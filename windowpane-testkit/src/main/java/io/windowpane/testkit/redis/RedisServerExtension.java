@@ -49,14 +49,23 @@ public final class RedisServerExtension
           RedisServer::close);
 
   private final String password;
+  private final boolean redis6;
 
   /** A server without a password; the constructor {@code @ExtendWith} uses. */
   public RedisServerExtension() {
-    this.password = null;
+    this(null, false);
   }
 
-  private RedisServerExtension(String password) {
+  private RedisServerExtension(String password, boolean redis6) {
     this.password = password;
+    this.redis6 = redis6;
+  }
+
+  /**
+   * An extension whose server is Redis 6.2 (no Functions), from {@link RedisServer#startRedis6()}.
+   */
+  public static RedisServerExtension redis6() {
+    return new RedisServerExtension(null, true);
   }
 
   /**
@@ -66,12 +75,13 @@ public final class RedisServerExtension
    * @throws IllegalArgumentException if the password is empty or contains such characters
    */
   public static RedisServerExtension withPassword(String password) {
-    return new RedisServerExtension(RedisServer.checkPassword(password));
+    return new RedisServerExtension(RedisServer.checkPassword(password), false);
   }
 
   @Override
   public void beforeAll(ExtensionContext context) {
-    SERVER.beforeAll(context, () -> password == null ? RedisServer.start() : RedisServer.startWithPassword(password));
+    SERVER.beforeAll(context, () -> redis6 ? RedisServer.startRedis6()
+        : password == null ? RedisServer.start() : RedisServer.startWithPassword(password));
   }
 
   @Override
