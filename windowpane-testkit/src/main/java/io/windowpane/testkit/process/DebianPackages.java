@@ -17,6 +17,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 
 /**
  * Installs Debian packages with {@code apt-get} when this process may: as root, or through
@@ -62,25 +63,32 @@ public final class DebianPackages {
    * @throws IllegalStateException if this process may not install packages, apt-get is missing or
    *     fails; the message says why and gives the one command that installs the whole suite
    */
-  public static synchronized void install(List<String> packages) {
+  public static void install(List<String> packages) {
+    install(packages, APT_GET, DebianPackages::rootPrefix);
+  }
+
+  /** {@link #install(List)} with the apt-get path and the privilege check given, for tests. */
+  static synchronized void install(List<String> packages, Path aptGet,
+      Supplier<Optional<List<String>>> rootPrefix) {
     Set<String> key = new LinkedHashSet<>(packages);
     String failed = FAILED.get(key);
     if (failed != null) {
       throw new IllegalStateException(failed);
     }
     try {
-      installNow(packages);
+      installNow(packages, aptGet, rootPrefix);
     } catch (IllegalStateException e) {
       FAILED.put(key, e.getMessage());
       throw e;
     }
   }
 
-  private static void installNow(List<String> packages) {
-    if (!Files.isExecutable(APT_GET)) {
-      throw cannot(packages, "this machine has no apt-get (not Debian or Ubuntu)");
+  private static void installNow(List<String> packages, Path aptGet,
+      Supplier<Optional<List<String>>> rootPrefix) {
+    if (!Files.isExecutable(aptGet)) {
+      throw cannot(packages, "this machine has no " + aptGet + " (not Debian or Ubuntu)");
     }
-    Optional<List<String>> asRoot = rootPrefix();
+    Optional<List<String>> asRoot = rootPrefix.get();
     if (asRoot.isEmpty()) {
       throw cannot(packages, "this process is not root and has no passwordless sudo");
     }
@@ -89,12 +97,12 @@ public final class DebianPackages {
         + " with apt-get (log: " + log + ")");
     try (FileChannel channel = FileChannel.open(lockFile(), StandardOpenOption.CREATE,
         StandardOpenOption.WRITE); FileLock lock = channel.lock()) {
-      if (!hasLists() && run(asRoot.get(), List.of("update", "-q"), log) != 0) {
+      if (!hasLists() && run(aptGet, asRoot.get(), List.of("update", "-q"), log) != 0) {
         throw cannot(packages, "apt-get update failed; " + tail(log));
       }
-      if (run(asRoot.get(), installArgs(packages), log) != 0) {
-        if (run(asRoot.get(), List.of("update", "-q"), log) != 0
-            || run(asRoot.get(), installArgs(packages), log) != 0) {
+      if (run(aptGet, asRoot.get(), installArgs(packages), log) != 0) {
+        if (run(aptGet, asRoot.get(), List.of("update", "-q"), log) != 0
+            || run(aptGet, asRoot.get(), installArgs(packages), log) != 0) {
           throw cannot(packages, "apt-get install failed; " + tail(log));
         }
       }
@@ -130,10 +138,11 @@ public final class DebianPackages {
     return Optional.empty();
   }
 
-  private static int run(List<String> prefix, List<String> args, Path log) throws IOException {
+  private static int run(Path aptGet, List<String> prefix, List<String> args, Path log)
+      throws IOException {
     List<String> command = new ArrayList<>(prefix);
     command.addAll(List.of("env", "DEBIAN_FRONTEND=noninteractive"));
-    command.add(APT_GET.toString());
+    command.add(aptGet.toString());
     command.addAll(args);
     Files.writeString(log, "$ " + String.join(" ", command) + "\n", StandardCharsets.UTF_8,
         StandardOpenOption.CREATE, StandardOpenOption.APPEND);
@@ -154,7 +163,7 @@ public final class DebianPackages {
 
   private static boolean hasLists() {
     try (var files = Files.list(LISTS)) {
-      return files.anyMatch(f -> f.getFileName().toString().endsWith("_Packages"));
+      return files.anyMatch(f -> f.getFileName().toString().contains("_Packages"));
     } catch (IOException | UncheckedIOException e) {
       return false;
     }
