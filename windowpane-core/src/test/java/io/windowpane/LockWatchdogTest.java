@@ -135,7 +135,9 @@ class LockWatchdogTest {
           .tryLock().orElseThrow();
       lease.lost().toCompletableFuture().get(10, TimeUnit.SECONDS);
       long tookMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
-      assertThat(tookMillis).as("not before the ttl").isGreaterThanOrEqualTo(300);
+      // the lease's expiry is counted on a millisecond clock, so it may end up to 1 ms before
+      // 300 ms of nanoTime have passed (seen once: 299)
+      assertThat(tookMillis).as("not before the ttl").isGreaterThanOrEqualTo(299);
       assertThat(tookMillis).as("soon after it").isLessThan(3_000);
       assertThat(engine.renewCalls.get()).as("failed renewals were retried").isGreaterThan(1);
       assertThat(lease.isHeld()).isFalse();
