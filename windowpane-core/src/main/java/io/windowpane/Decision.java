@@ -13,8 +13,13 @@ import java.util.Optional;
  *       the limits (after this request when allowed);
  *   <li>{@link #deniedBy()}: the limit that must wait longest, when denied;
  *   <li>{@link #retryAfter()}: when denied, the time after which the same request would be
- *       allowed if nothing else happened in between; zero when allowed.
+ *       allowed if nothing else happened in between; zero when allowed;
+ *   <li>{@link #engine()} and {@link #degraded()}: through a {@link Failover} chain, the member
+ *       that answered and whether that was a fallback (or the chain's last-resort policy).
  * </ul>
+ *
+ * <p>{@link #equals} and {@link #hashCode} compare the answer (allowed, remaining, deniedBy,
+ * retryAfter), not who gave it.
  */
 public final class Decision {
 
@@ -31,12 +36,31 @@ public final class Decision {
   private final long remaining;
   private final Limit deniedBy;
   private final long retryAfterMillis;
+  private final String engine; // null: not answered through a failover chain
+  private final boolean degraded;
 
   private Decision(boolean allowed, long remaining, Limit deniedBy, long retryAfterMillis) {
+    this(allowed, remaining, deniedBy, retryAfterMillis, null, false);
+  }
+
+  private Decision(boolean allowed, long remaining, Limit deniedBy, long retryAfterMillis,
+      String engine, boolean degraded) {
     this.allowed = allowed;
     this.remaining = remaining;
     this.deniedBy = deniedBy;
     this.retryAfterMillis = retryAfterMillis;
+    this.engine = engine;
+    this.degraded = degraded;
+  }
+
+  /**
+   * This decision as answered by {@code engine} ({@link #engine()}), a fallback or last resort
+   * when {@code degraded}. A failover chain stamps its members' answers with it; it allocates,
+   * so the chain caches the common allowed answers.
+   */
+  public Decision answeredBy(String engine, boolean degraded) {
+    return new Decision(allowed, remaining, deniedBy, retryAfterMillis,
+        Objects.requireNonNull(engine, "engine"), degraded);
   }
 
   /** An allowed decision with {@code remaining} permits left. */
@@ -78,6 +102,23 @@ public final class Decision {
     return retryAfterMillis;
   }
 
+  /**
+   * The member of a {@link Failover} chain that answered ("redis", "etcd", "local", or "none"
+   * for the chain's last-resort policy); empty for a decision made by an engine directly, which
+   * is then the {@link Windowpane}'s own ({@link Windowpane#engineName()}).
+   */
+  public Optional<String> engine() {
+    return Optional.ofNullable(engine);
+  }
+
+  /**
+   * Whether a failover chain answered from a fallback member or by its last-resort policy
+   * instead of from its primary. False for decisions made by an engine directly.
+   */
+  public boolean degraded() {
+    return degraded;
+  }
+
   @Override
   public boolean equals(Object o) {
     if (!(o instanceof Decision)) {
@@ -95,9 +136,10 @@ public final class Decision {
 
   @Override
   public String toString() {
+    String by = engine == null ? "" : ", engine=" + engine + (degraded ? ", degraded" : "");
     return allowed
-        ? "allowed(remaining=" + remaining + ")"
+        ? "allowed(remaining=" + remaining + by + ")"
         : "denied(by=" + deniedBy.name() + ", remaining=" + remaining + ", retryAfter="
-            + retryAfterMillis + "ms)";
+            + retryAfterMillis + "ms" + by + ")";
   }
 }

@@ -202,7 +202,12 @@ public final class Windowpane implements AutoCloseable {
 
     /** A new in-process engine. */
     public Windowpane build() {
-      return new Windowpane(new LocalEngine(clock, maxKeys, sweepIntervalMillis));
+      return new Windowpane(buildEngine());
+    }
+
+    /** A new in-process engine as an {@link Engine}, e.g. the last member of a {@link Failover}. */
+    public Engine buildEngine() {
+      return new LocalEngine(clock, maxKeys, sweepIntervalMillis);
     }
   }
 }

@@ -62,6 +62,17 @@ public interface CounterStore {
     return Async.call(() -> countAll(keys));
   }
 
+  /**
+   * Records {@code n} events that happened at {@code atMillis}, without deciding anything: what a
+   * failover chain replays into this engine for the events its fallback took (see
+   * {@link Engine#replays()} for the contract). The default refuses: the stage fails with
+   * {@link UnsupportedOperationException}.
+   */
+  default CompletionStage<Void> replayAsync(String key, long n, long atMillis, String replayId) {
+    return CompletableFuture.failedFuture(
+        new UnsupportedOperationException("this engine takes no replayed events"));
+  }
+
   /** Helpers for stores whose blocking calls never wait on I/O (the local engine). */
   final class Async {
     private Async() {}

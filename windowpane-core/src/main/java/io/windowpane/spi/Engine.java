@@ -49,6 +49,42 @@ public interface Engine extends AutoCloseable {
     return CompletableFuture.completedFuture(null);
   }
 
+  /**
+   * Whether this engine's stores take replayed events ({@code replayAsync} on
+   * {@link CounterStore}, {@link LimiterStore} and {@link StatsStore}): a failover chain replays
+   * into a recovered member the events its fallbacks took meanwhile, and drops them (counting
+   * them as lost) for a member that answers false. False by default.
+   *
+   * <p>Contract for implementors of {@code replayAsync}:
+   * <ul>
+   *   <li>The events are recorded as having happened at {@code atMillis} by the engine's time:
+   *       into the pane, slot or log position of that instant, not the newest one. An
+   *       {@code atMillis} later than the engine's now is taken as now.
+   *   <li>Events that no window holds any more ({@code atMillis <= now - W} for every window
+   *       concerned) are dropped; the stage completes normally.
+   *   <li>A limiter records the permits in every limit of its quota, past the limit if need be:
+   *       no decision is taken, and nothing is denied.
+   *   <li>Idempotent per {@code replayId} (1 to 64 characters of {@code [A-Za-z0-9_.:-]}, unique
+   *       per event or batch of events): a replay whose id the engine has seen for the same
+   *       key within the window's expiry changes nothing, so a chain may send a replay again
+   *       when it does not know whether the first one landed.
+   *   <li>Atomic per call; never blocks the caller; fails the stage with a
+   *       {@link io.windowpane.WindowpaneException} within the engine's timeouts.
+   * </ul>
+   */
+  default boolean replays() {
+    return false;
+  }
+
+  /**
+   * Whether this engine keeps its state in this process only, so that each node of a fleet
+   * counts only its own traffic: a failover chain divides the limits of such a member by its
+   * fleet share. False by default; the local engine answers true.
+   */
+  default boolean inProcess() {
+    return false;
+  }
+
   /** Releases connections and threads; stores must not be used afterwards. */
   @Override
   void close();

@@ -37,6 +37,18 @@ public interface LimiterStore {
     return out;
   }
 
+  /**
+   * Records {@code permits} taken at {@code atMillis} in every limit of the quota, whatever room
+   * is left (another engine already allowed them): what a failover chain replays into this
+   * engine (see {@link Engine#replays()} for the contract). The default refuses: the stage fails
+   * with {@link UnsupportedOperationException}.
+   */
+  default CompletionStage<Void> replayAsync(String key, long permits, long atMillis,
+      String replayId) {
+    return java.util.concurrent.CompletableFuture.failedFuture(
+        new UnsupportedOperationException("this engine takes no replayed events"));
+  }
+
   /** {@link #tryAcquire} without blocking the caller. */
   default CompletionStage<Decision> tryAcquireAsync(String key, long permits) {
     return CounterStore.Async.call(() -> tryAcquire(key, permits));

@@ -40,6 +40,17 @@ public interface StatsStore {
     return out;
   }
 
+  /**
+   * Records {@code values} observed at {@code atMillis}: what a failover chain replays into this
+   * engine (see {@link Engine#replays()} for the contract). The default refuses: the stage fails
+   * with {@link UnsupportedOperationException}.
+   */
+  default CompletionStage<Void> replayAsync(String key, double[] values, long atMillis,
+      String replayId) {
+    return java.util.concurrent.CompletableFuture.failedFuture(
+        new UnsupportedOperationException("this engine takes no replayed events"));
+  }
+
   /** {@link #record} without blocking the caller. */
   default CompletionStage<Void> recordAsync(String key, double[] values) {
     return CounterStore.Async.call(() -> {

@@ -63,6 +63,12 @@ public final class LocalEngine implements Engine {
     return new LocalLimiterStore(clock, table, quota);
   }
 
+  /** True: each process counts only its own events. */
+  @Override
+  public boolean inProcess() {
+    return true;
+  }
+
   @Override
   public StatsStore statsStore(String name, StatsSpec spec) {
     WindowSpec window = spec.window();
