@@ -1,0 +1,106 @@
+package io.windowpane.internal.failover;
+
+import io.windowpane.spi.CounterStore;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+
+/** A counter over a chain: adds to the first UP member, counts from the first readable one. */
+final class FailoverCounterStore implements CounterStore, Chain.Replayable {
+
+  private final Chain chain;
+  private final CounterStore[] stores;
+  private final Journal journal;
+
+  FailoverCounterStore(Chain chain, CounterStore[] stores, Journal journal) {
+    this.chain = chain;
+    this.stores = stores;
+    this.journal = journal;
+  }
+
+  @Override
+  public long add(String key, long n) {
+    return Chain.join(addAsync(key, n).toCompletableFuture());
+  }
+
+  @Override
+  public long count(String key) {
+    return Chain.join(countAsync(key).toCompletableFuture());
+  }
+
+  @Override
+  public CompletionStage<Long> addAsync(String key, long n) {
+    return chain.<Long>route(true, 0, i -> stores[i].addAsync(key, n), null).thenApply(a -> {
+      chain.journal(journal, key, a.member(), n, null);
+      return a.value();
+    });
+  }
+
+  @Override
+  public CompletionStage<Long> countAsync(String key) {
+    return chain.<Long>route(false, 0, i -> stores[i].countAsync(key), null)
+        .thenApply(Chain.Answer::value);
+  }
+
+  @Override
+  public List<Long> addAll(List<String> keys, long n) {
+    return Chain.join(addAllAsync(keys, n).toCompletableFuture());
+  }
+
+  @Override
+  public List<Long> countAll(List<String> keys) {
+    return Chain.join(countAllAsync(keys).toCompletableFuture());
+  }
+
+  @Override
+  public CompletionStage<List<Long>> addAllAsync(List<String> keys, long n) {
+    return chain.<List<Long>>route(true, 0, i -> stores[i].addAllAsync(keys, n), null)
+        .thenApply(a -> {
+          for (String key : keys) {
+            chain.journal(journal, key, a.member(), n, null);
+          }
+          return a.value();
+        });
+  }
+
+  @Override
+  public CompletionStage<List<Long>> countAllAsync(List<String> keys) {
+    return chain.<List<Long>>route(false, 0, i -> stores[i].countAllAsync(keys), null)
+        .thenApply(Chain.Answer::value);
+  }
+
+  /** Whether the first readable member holds state for the key. */
+  @Override
+  public boolean holdsState(String key) {
+    for (int i = 0; i < stores.length; i++) {
+      if (chain.members[i].health != io.windowpane.Failover.Health.DOWN) {
+        return stores[i].holdsState(key);
+      }
+    }
+    return false;
+  }
+
+  @Override
+  public void cleanUp() {
+    for (CounterStore s : stores) {
+      s.cleanUp();
+    }
+  }
+
+  @Override
+  public Journal journal() {
+    return journal;
+  }
+
+  @Override
+  public CompletionStage<Void> replay(int member, String key, Journal.Batch batch) {
+    return stores[member].replayAsync(key, batch.count, batch.atMillis, batch.id);
+  }
+
+  /** Not replayable through a chain: chains are not nested. */
+  @Override
+  public CompletionStage<Void> replayAsync(String key, long n, long atMillis, String replayId) {
+    return CompletableFuture.failedFuture(
+        new UnsupportedOperationException("a failover chain takes no replayed events"));
+  }
+}

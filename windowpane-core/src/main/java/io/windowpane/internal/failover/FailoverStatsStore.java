@@ -1,0 +1,84 @@
+package io.windowpane.internal.failover;
+
+import io.windowpane.Failover.Health;
+import io.windowpane.Summary;
+import io.windowpane.spi.StatsStore;
+import java.util.List;
+import java.util.concurrent.CompletionStage;
+
+/** Statistics over a chain: records to the first UP member, summaries from the first readable. */
+final class FailoverStatsStore implements StatsStore, Chain.Replayable {
+
+  private final Chain chain;
+  private final StatsStore[] stores;
+  private final Journal journal;
+
+  FailoverStatsStore(Chain chain, StatsStore[] stores, Journal journal) {
+    this.chain = chain;
+    this.stores = stores;
+    this.journal = journal;
+  }
+
+  @Override
+  public void record(String key, double[] values) {
+    Chain.join(recordAsync(key, values).toCompletableFuture());
+  }
+
+  @Override
+  public Summary summary(String key) {
+    return Chain.join(summaryAsync(key).toCompletableFuture());
+  }
+
+  @Override
+  public List<Summary> summaryAll(List<String> keys) {
+    return Chain.join(summaryAllAsync(keys).toCompletableFuture());
+  }
+
+  @Override
+  public CompletionStage<Void> recordAsync(String key, double[] values) {
+    return chain.<Void>route(true, 0, i -> stores[i].recordAsync(key, values), null)
+        .thenApply(a -> {
+          chain.journal(journal, key, a.member(), 0, values);
+          return null;
+        });
+  }
+
+  @Override
+  public CompletionStage<Summary> summaryAsync(String key) {
+    return chain.<Summary>route(false, 0, i -> stores[i].summaryAsync(key), null)
+        .thenApply(Chain.Answer::value);
+  }
+
+  @Override
+  public CompletionStage<List<Summary>> summaryAllAsync(List<String> keys) {
+    return chain.<List<Summary>>route(false, 0, i -> stores[i].summaryAllAsync(keys), null)
+        .thenApply(Chain.Answer::value);
+  }
+
+  @Override
+  public boolean holdsState(String key) {
+    for (int i = 0; i < stores.length; i++) {
+      if (chain.members[i].health != Health.DOWN) {
+        return stores[i].holdsState(key);
+      }
+    }
+    return false;
+  }
+
+  @Override
+  public void cleanUp() {
+    for (StatsStore s : stores) {
+      s.cleanUp();
+    }
+  }
+
+  @Override
+  public Journal journal() {
+    return journal;
+  }
+
+  @Override
+  public CompletionStage<Void> replay(int member, String key, Journal.Batch batch) {
+    return stores[member].replayAsync(key, batch.values(), batch.atMillis, batch.id);
+  }
+}
