@@ -1,0 +1,163 @@
+package io.windowpane.failover;
+
+import io.windowpane.MillisClock;
+import io.windowpane.Quota;
+import io.windowpane.StatsSpec;
+import io.windowpane.WindowSpec;
+import io.windowpane.Windowpane;
+import io.windowpane.WindowpaneException;
+import io.windowpane.spi.CounterStore;
+import io.windowpane.spi.Engine;
+import io.windowpane.spi.LimiterStore;
+import io.windowpane.spi.StatsStore;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * A remote-looking engine for the chain's unit tests: the real local engine underneath, with
+ * faults switched on by the test (every call fails, hangs, or only writes fail), calls counted,
+ * and replays applied as adds at replay time and logged with their timestamp and id. The real
+ * backends' behaviour under faults is tested against redis-server and etcd in their modules.
+ */
+final class FaultyEngine implements Engine {
+
+  enum Fault { NONE, FAIL, HANG, REFUSE_WRITES }
+
+  /** A replay the chain sent. */
+  record Replay(String store, String key, long count, long atMillis, String id) {}
+
+  private final String name;
+  private final Engine local;
+  volatile Fault fault = Fault.NONE;
+  volatile boolean failReplays;
+  final AtomicInteger calls = new AtomicInteger();
+  final List<Replay> replays = new CopyOnWriteArrayList<>();
+
+  FaultyEngine(String name, MillisClock clock) {
+    this.name = name;
+    this.local = Windowpane.localBuilder().clock(clock).buildEngine();
+  }
+
+  @Override
+  public String name() {
+    return name;
+  }
+
+  @Override
+  public boolean replays() {
+    return true;
+  }
+
+  <T> CompletionStage<T> call(boolean write, java.util.function.Supplier<CompletionStage<T>> op) {
+    calls.incrementAndGet();
+    switch (fault) {
+      case FAIL:
+        return CompletableFuture.failedFuture(new WindowpaneException(name + " is down"));
+      case HANG:
+        return new CompletableFuture<>();
+      case REFUSE_WRITES:
+        if (write) {
+          return CompletableFuture.failedFuture(new WindowpaneException(name + " refuses writes"));
+        }
+        return op.get();
+      default:
+        return op.get();
+    }
+  }
+
+  @Override
+  public java.util.Optional<io.windowpane.spi.LockStore> lockStore() {
+    return local.lockStore();
+  }
+
+  @Override
+  public CompletionStage<Void> probe() {
+    return call(false, () -> CompletableFuture.completedFuture(null));
+  }
+
+  @Override
+  public CounterStore counterStore(String storeName, WindowSpec spec) {
+    CounterStore s = local.counterStore(storeName, spec);
+    return new CounterStore() {
+      @Override
+      public long add(String key, long n) {
+        return addAsync(key, n).toCompletableFuture().join();
+      }
+
+      @Override
+      public long count(String key) {
+        return countAsync(key).toCompletableFuture().join();
+      }
+
+      @Override
+      public boolean holdsState(String key) {
+        return s.holdsState(key);
+      }
+
+      @Override
+      public CompletionStage<Long> addAsync(String key, long n) {
+        return call(true, () -> s.addAsync(key, n));
+      }
+
+      @Override
+      public CompletionStage<Long> countAsync(String key) {
+        return call(false, () -> s.countAsync(key));
+      }
+
+      @Override
+      public CompletionStage<Void> replayAsync(String key, long n, long atMillis, String id) {
+        return call(true, () -> replay(storeName, key, n, atMillis, id, () -> s.add(key, n)));
+      }
+    };
+  }
+
+  @Override
+  public LimiterStore limiterStore(String storeName, Quota quota) {
+    LimiterStore s = local.limiterStore(storeName, quota);
+    return new LimiterStore() {
+      @Override
+      public io.windowpane.Decision tryAcquire(String key, long permits) {
+        return tryAcquireAsync(key, permits).toCompletableFuture().join();
+      }
+
+      @Override
+      public boolean holdsState(String key) {
+        return s.holdsState(key);
+      }
+
+      @Override
+      public CompletionStage<io.windowpane.Decision> tryAcquireAsync(String key, long permits) {
+        return call(true, () -> s.tryAcquireAsync(key, permits));
+      }
+
+      @Override
+      public CompletionStage<Void> replayAsync(String key, long permits, long atMillis,
+          String id) {
+        return call(true, () -> replay(storeName, key, permits, atMillis, id, () -> { }));
+      }
+    };
+  }
+
+  @Override
+  public StatsStore statsStore(String storeName, StatsSpec spec) {
+    return local.statsStore(storeName, spec);
+  }
+
+  private CompletionStage<Void> replay(String store, String key, long n, long atMillis,
+      String id, Runnable apply) {
+    if (failReplays) {
+      return CompletableFuture.failedFuture(new WindowpaneException("replay refused"));
+    }
+    replays.add(new Replay(store, key, n, atMillis, id));
+    apply.run();
+    return CompletableFuture.completedFuture(null);
+  }
+
+  @Override
+  public void close() {
+    local.close();
+  }
+}
