@@ -1,0 +1,32 @@
+package io.windowpane.redis;
+
+import io.windowpane.Failover;
+import io.windowpane.ManualClock;
+import io.windowpane.Windowpane;
+import io.windowpane.testkit.redis.RedisServer;
+import io.windowpane.testkit.redis.RedisServerExtension;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * A healthy failover chain (Redis on a real redis-server, then the local engine) against every
+ * part of the conformance suite: the chain must be invisible while its primary is healthy.
+ * Its thread is off (probes run only when asked), so the manual clock alone drives time.
+ */
+@ExtendWith(RedisServerExtension.class)
+class RedisFailoverConformanceIT extends RedisConformanceSuite {
+
+  private final RedisServer redis;
+
+  RedisFailoverConformanceIT(RedisServer redis) {
+    this.redis = redis;
+  }
+
+  @Override
+  protected Windowpane open(ManualClock clock) {
+    return Windowpane.using(Failover.chain(
+            RedisEngine.builder().uri(redis.uri()).clock(clock)
+                .expiryGrace(TestEngines.TEST_GRACE).build(),
+            Windowpane.localBuilder().clock(clock).buildEngine())
+        .clock(clock).background(false).build());
+  }
+}
