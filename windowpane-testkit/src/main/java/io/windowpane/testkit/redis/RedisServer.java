@@ -28,6 +28,7 @@ public final class RedisServer implements AutoCloseable {
   private final Path dataDir;
   private final Thread shutdownHook;
   private final AtomicBoolean closed = new AtomicBoolean();
+  private volatile boolean paused;
 
   RedisServer(int port, String password, Process process, Path dataDir, Thread shutdownHook) {
     this.port = port;
@@ -123,6 +124,51 @@ public final class RedisServer implements AutoCloseable {
     return client;
   }
 
+  /**
+   * Stops the process with SIGSTOP: it hangs, its connections stay open and nothing is answered
+   * (what a stuck or swapped-out server looks like to clients) until {@link #resume()}.
+   */
+  public void pause() {
+    signal("STOP");
+    paused = true;
+  }
+
+  /** Lets a {@link #pause() paused} server run again (SIGCONT); it answers what was queued. */
+  public void resume() {
+    signal("CONT");
+    paused = false;
+  }
+
+  /**
+   * Kills the process at once (SIGKILL) and waits for it to exit: connections drop and its data
+   * is gone (persistence is off). {@link #close()} still removes its directory.
+   */
+  public void kill() {
+    process.destroyForcibly();
+    try {
+      process.waitFor();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while killing " + this, e);
+    }
+  }
+
+  private void signal(String name) {
+    try {
+      Process kill = new ProcessBuilder("kill", "-" + name, Long.toString(process.pid()))
+          .redirectErrorStream(true).start();
+      if (kill.waitFor() != 0) {
+        throw new IllegalStateException("kill -" + name + " " + process.pid() + " failed: "
+            + new String(kill.getInputStream().readAllBytes()));
+      }
+    } catch (java.io.IOException e) {
+      throw new IllegalStateException("cannot run kill -" + name + ": " + e.getMessage(), e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while signalling " + this, e);
+    }
+  }
+
   /** The server's private working directory, deleted by {@link #close()}. */
   Path dataDir() {
     return dataDir;
@@ -135,6 +181,9 @@ public final class RedisServer implements AutoCloseable {
   @Override
   public void close() {
     if (closed.compareAndSet(false, true)) {
+      if (paused && process.isAlive()) {
+        resume(); // a stopped process would sit on SIGTERM until the SIGKILL 5 s later
+      }
       ServerProcess.stop(process, dataDir);
       ServerProcess.removeHook(shutdownHook);
     }
