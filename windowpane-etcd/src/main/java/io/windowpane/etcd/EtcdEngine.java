@@ -123,6 +123,18 @@ public final class EtcdEngine implements Engine {
     return out;
   }
 
+  /**
+   * True: counters and limiters take replayed events. Each replay joins its key's lane like any
+   * other operation and lands in the same compare-and-swap transaction, into the pane or log
+   * position of its time; the key remembers the ids of its last 128 replays for {@code W + r}
+   * of its time (hashed, in the key's value), so a replay sent again within both bounds changes
+   * nothing. See {@code docs/etcd.md}.
+   */
+  @Override
+  public boolean replays() {
+    return true;
+  }
+
   /** What the engine did so far: operations, transactions, conflicts, give-ups, retries. */
   public EtcdMetrics metrics() {
     long[] c = ctx.counts();

@@ -60,6 +60,17 @@ final class EtcdCounterStore implements CounterStore {
     });
   }
 
+  /** Records {@code n} events at {@code atMillis} (see {@link Replay}). */
+  @Override
+  public CompletionStage<Void> replayAsync(String key, long n, long atMillis, String replayId) {
+    return lanes.submit(key, new Replay(lanes.now(), lanes.deadline(), atMillis, replayId) {
+      @Override
+      boolean record(Doc doc, long at, long eff) {
+        return window(doc).replay(eff, at, n);
+      }
+    });
+  }
+
   @Override
   public long add(String key, long n) {
     return lanes.await(addCall(key, n), "add");

@@ -57,6 +57,25 @@ final class EtcdLimiterStore implements LimiterStore {
     });
   }
 
+  /**
+   * Records {@code permits} taken at {@code atMillis} in every limit whose window still holds
+   * that time, with no room check (see {@link Replay}).
+   */
+  @Override
+  public CompletionStage<Void> replayAsync(String key, long permits, long atMillis,
+      String replayId) {
+    return lanes.submit(key, new Replay(lanes.now(), lanes.deadline(), atMillis, replayId) {
+      @Override
+      boolean record(Doc doc, long at, long eff) {
+        boolean any = false;
+        for (WindowState w : ((Windows) doc.body).windows) {
+          any |= w.replay(eff, at, permits);
+        }
+        return any;
+      }
+    });
+  }
+
   @Override
   public Decision tryAcquire(String key, long permits) {
     return lanes.await(call(key, permits), "tryAcquire");

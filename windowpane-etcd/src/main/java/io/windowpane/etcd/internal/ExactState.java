@@ -9,7 +9,8 @@ import java.util.Arrays;
  * values of the same millisecond grouped under one time. A record first drops the values that
  * left the window (now - time >= W), then refuses the whole batch if it would pass the spec's
  * maxValues or the bytes one etcd value may hold, so a refused record changes nothing. Stored as
- * groups of (time delta, n, n raw doubles): at most MAX_BYTES_PER_VALUE bytes per value.
+ * groups of (time delta, n, n raw doubles): at most MAX_BYTES_PER_VALUE bytes per value. A
+ * replay at t inserts its values in time order, after those of t, under the same bounds.
  */
 final class ExactState implements Body {
 
@@ -41,6 +42,25 @@ final class ExactState implements Body {
   /** Records {@code batch} at {@code now}, or throws and records nothing. */
   void record(long now, double[] batch) {
     trim(now);
+    put(now, batch);
+  }
+
+  /**
+   * Records {@code batch} observed at {@code at <= now} in time order (a replay); false, having
+   * changed nothing, if {@code at} left the window at {@code now}. Throws like {@link #record}
+   * past the bounds, recording nothing.
+   */
+  boolean replay(long now, long at, double[] batch) {
+    if (now - at >= windowMillis) {
+      return false;
+    }
+    trim(now);
+    put(at, batch);
+    return true;
+  }
+
+  /** Inserts {@code batch} at {@code time}, after the values of that time or earlier. */
+  private void put(long time, double[] batch) {
     int held = end - start;
     int n = batch.length;
     if (held > maxValues - n) {
@@ -65,10 +85,17 @@ final class ExactState implements Body {
       start = 0;
       end = held;
     }
-    for (double value : batch) {
-      times[end] = now;
-      values[end++] = value;
+    int i = end;
+    while (i > start && times[i - 1] > time) {
+      i--;
     }
+    System.arraycopy(times, i, times, i + n, end - i);
+    System.arraycopy(values, i, values, i + n, end - i);
+    for (double value : batch) {
+      times[i] = time;
+      values[i++] = value;
+    }
+    end += n;
   }
 
   Summary summary(long now) {

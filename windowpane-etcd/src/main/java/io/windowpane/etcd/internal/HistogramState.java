@@ -15,7 +15,9 @@ import java.util.List;
  * are kept oldest first and only while inside the window (index > newest - P). A summary merges
  * the live panes: counts and buckets add, sums add as compensated pairs. Stored per pane as the
  * index delta, count, high, low, min, max, then the bucket keys delta-encoded with their
- * counts, so a pane costs about 40 bytes plus 2-4 bytes per occupied bucket.
+ * counts, so a pane costs about 40 bytes plus 2-4 bytes per occupied bucket. A replay at t
+ * records into pane floorDiv(t, r), made in its place in the list if absent, while that pane
+ * is still inside the window.
  */
 final class HistogramState implements Body {
 
@@ -79,6 +81,35 @@ final class HistogramState implements Body {
       pane.add(v);
       pane.histogram.record(v);
     }
+  }
+
+  /**
+   * Records {@code values} observed at {@code at <= now} into the pane of {@code at} (a replay);
+   * false, having changed nothing, if that pane left the window at {@code now}.
+   */
+  boolean replay(long now, long at, double[] values) {
+    long id = Math.floorDiv(at, paneMillis);
+    long newest = Math.floorDiv(now, paneMillis);
+    if (id <= newest - panes) {
+      return false;
+    }
+    trim(newest);
+    int i = live.size();
+    while (i > 0 && live.get(i - 1).id > id) {
+      i--;
+    }
+    Pane pane;
+    if (i > 0 && live.get(i - 1).id == id) {
+      pane = live.get(i - 1);
+    } else {
+      pane = new Pane(id, buckets);
+      live.add(i, pane);
+    }
+    for (double v : values) {
+      pane.add(v);
+      pane.histogram.record(v);
+    }
+    return true;
   }
 
   /** The window's statistics at {@code now}. */

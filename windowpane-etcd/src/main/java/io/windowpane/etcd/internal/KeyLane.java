@@ -244,7 +244,7 @@ final class KeyLane {
           long eff = doc.effective(p.now);
           try {
             if (p.apply(doc, eff)) {
-              doc.recorded(eff);
+              doc.recorded(eff, p.eventTime(eff));
               changed = true;
             }
           } catch (CapacityExceededException full) {

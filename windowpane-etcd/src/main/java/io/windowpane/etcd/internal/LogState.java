@@ -11,8 +11,11 @@ import java.util.Arrays;
  * limit L the window never holds more than L entries (each holds at least one permit). A
  * counter's log is capped at MAX_COUNTER_ENTRIES distinct milliseconds like the local engine's
  * ring: once full, the newest entry absorbs the events at the newest time (the count stays
- * exact; those events leave a little later). Stored as the entry count, the first time, then
- * delta-encoded times and counts as varints: a few bytes per entry.
+ * exact; those events leave a little later). A replay at t (see Replay), if t is inside the
+ * window, joins the entry of t or is inserted in time order; in a full log the next newer entry
+ * absorbs it, so it stays counted a little longer, never shorter. A replay past a limit can
+ * leave more than L permits, never more than L entries. Stored as the entry count, the first
+ * time, then delta-encoded times and counts as varints: a few bytes per entry.
  */
 final class LogState extends WindowState {
 
@@ -58,6 +61,33 @@ final class LogState extends WindowState {
       counts[end - 1] += n;
       return;
     }
+    insert(end, now, n);
+  }
+
+  @Override
+  boolean replay(long now, long at, long n) {
+    if (now - at >= windowMillis) {
+      return false;
+    }
+    expire(now);
+    int i = end;
+    while (i > start && times[i - 1] > at) {
+      i--;
+    }
+    if (i == end) {
+      add(at, n); // no entry is newer: as an add at `at` (expiring at `now` changed nothing)
+    } else if (i > start && times[i - 1] == at) {
+      counts[i - 1] += n;
+    } else if (end - start >= maxEntries) {
+      counts[i] += n; // full: the next newer entry absorbs them (counted longer, never shorter)
+    } else {
+      insert(i, at, n);
+    }
+    return true;
+  }
+
+  /** Inserts the entry (time, n) before index {@code i}, in [start, end]; there is room. */
+  private void insert(int i, long time, long n) {
     if (end == times.length) {
       int live = end - start;
       if (live * 2 < times.length) {
@@ -69,11 +99,14 @@ final class LogState extends WindowState {
         times = t;
         counts = c;
       }
+      i -= start;
       start = 0;
       end = live;
     }
-    times[end] = now;
-    counts[end] = n;
+    System.arraycopy(times, i, times, i + 1, end - i);
+    System.arraycopy(counts, i, counts, i + 1, end - i);
+    times[i] = time;
+    counts[i] = n;
     end++;
   }
 

@@ -15,6 +15,11 @@ import java.util.Arrays;
  * by the part of it still inside the sliding window, rounded up. Counts per pane saturate at
  * 2^40 - 1 like the local engine's. retryAfter is computed exactly as in PaneWindow, so the
  * answers (and the conformance suite's exact retryAfter) are the same.
+ *
+ * A replay at time t adds to pane floorDiv(t, r) if the window still holds it (a pane window:
+ * the pane is among the P newest; weighted: t is less than W old, so it lands in the current or
+ * the previous fixed window, the previous one then weighted like its other events); a pane newer
+ * than head moves head to it, as an add at t would.
  */
 final class PaneState extends WindowState {
 
@@ -97,6 +102,21 @@ final class PaneState extends WindowState {
     long pe = paneAt(now);
     moveTo(pe);
     counts[panes - 1] = Math.min(MAX_PANE_COUNT, counts[panes - 1] + n);
+  }
+
+  @Override
+  boolean replay(long now, long at, long n) {
+    long q = Math.floorDiv(at, paneMillis);
+    long pe = paneAt(now);
+    if (q <= pe - panes || (weighted && now - at >= paneMillis)) {
+      return false; // its pane left the window (weighted: more than W ago, see the contract)
+    }
+    if (empty || q > head) {
+      moveTo(q);
+    }
+    int i = (int) (q - head + panes - 1); // head - panes <= pe - panes < q <= head
+    counts[i] = Math.min(MAX_PANE_COUNT, counts[i] + n);
+    return true;
   }
 
   @Override

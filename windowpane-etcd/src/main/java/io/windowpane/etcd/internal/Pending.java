@@ -29,6 +29,14 @@ abstract class Pending<R> {
    */
   abstract boolean apply(Doc doc, long eff);
 
+  /**
+   * When the events {@link #apply} recorded at effective time {@code eff} happened: {@code eff}
+   * itself, except for a {@link Replay}.
+   */
+  long eventTime(long eff) {
+    return eff;
+  }
+
   /** Completes the caller's future with the answer of the committed attempt. */
   void complete() {
     if (refusal != null) {

@@ -5,7 +5,8 @@ package io.windowpane.etcd.internal;
  * plain single-threaded Java, applied to a private copy between a read and a compare-and-swap.
  * Every method takes the operation's effective time, which never precedes a time already
  * applied to the state (see {@link Doc}), so the answers are those of the local engine's
- * windows for a clock that does not step backwards.
+ * windows for a clock that does not step backwards. Only {@link #replay} records events at an
+ * earlier time.
  */
 abstract class WindowState implements Body {
 
@@ -14,6 +15,14 @@ abstract class WindowState implements Body {
 
   /** Records {@code n} events at {@code now}. */
   abstract void add(long now, long n);
+
+  /**
+   * Records {@code n} events that happened at {@code at <= now} into the position of {@code at}
+   * (a replay: {@code at} may precede times already applied, {@code now} may not); returns false,
+   * having changed nothing, if the window no longer holds {@code at} at {@code now}. A window
+   * whose newest position is older than {@code at} records them as {@link #add} at {@code at}.
+   */
+  abstract boolean replay(long now, long at, long n);
 
   /**
    * Milliseconds from {@code now} until {@code permits} would fit under {@code limit} if nothing

@@ -41,10 +41,10 @@ class DocTest {
   @Test
   void load_ofAnotherFormat_failsNamingBothFormats() {
     byte[] value = new Doc(Windows.forCounter(PANES), 1100).encode(1);
-    value[1] = 2;
+    value[1] = 3;
     assertThatThrownBy(() -> new Doc(Windows.forCounter(PANES), 1100).load(value))
-        .isInstanceOf(WindowpaneException.class).hasMessageContaining("format 2")
-        .hasMessageContaining("reads format 1");
+        .isInstanceOf(WindowpaneException.class).hasMessageContaining("format 3")
+        .hasMessageContaining("reads formats 1 and 2");
   }
 
   @Test

@@ -1,0 +1,53 @@
+package io.windowpane.etcd.internal;
+
+/*
+ * Design note: a replayed operation, the events a failover chain's fallback took while this
+ * engine was down (see io.windowpane.spi.Engine#replays for the contract).
+ *
+ * A replay is one more kind of Pending on the key's lane, so it is coalesced with the key's other
+ * operations and lands through the same compare-and-swap transaction, with the same lost-answer
+ * handling (a write is never applied twice). It happened at t = min(atMillis, the caller's clock
+ * reading), which may lie behind the key's time: each window records it into the position of t
+ * (its pane, its log entry) if the window, at the operation's effective time, still holds t, and
+ * drops it otherwise (the future completes normally either way). A window whose newest position
+ * is older than t records it as an add at t would. Limits get no room check: another engine
+ * already allowed these permits.
+ *
+ * Idempotence: a replay that recorded something is remembered in the key's value by a hash of
+ * its id (see Doc for the bounds); a replay whose id the key remembers records nothing. A replay
+ * that recorded nothing is not remembered: time only moves forward, so sent again it is dropped
+ * again, unless its first try acted on a clock far behind the key's time (t capped by that clock
+ * fell out of the window while atMillis had not); then it lands once, later.
+ */
+abstract class Replay extends Pending<Void> {
+
+  private final long at;
+  private final long id;
+
+  /** Events at {@code atMillis} replayed under {@code replayId}, at clock reading {@code now}. */
+  Replay(long now, long deadlineNanos, long atMillis, String replayId) {
+    super(now, deadlineNanos);
+    this.at = Math.min(atMillis, now);
+    this.id = Doc.replayId(replayId);
+  }
+
+  /**
+   * Records the events at {@code at} into the windows of {@code doc} that hold it at effective
+   * time {@code eff} ({@code at <= eff}); returns whether any did.
+   */
+  abstract boolean record(Doc doc, long at, long eff);
+
+  @Override
+  final boolean apply(Doc doc, long eff) {
+    if (doc.replayed(id, eff) || !record(doc, at, eff)) {
+      return false;
+    }
+    doc.rememberReplay(id, eff);
+    return true;
+  }
+
+  @Override
+  final long eventTime(long eff) {
+    return at;
+  }
+}
