@@ -124,9 +124,9 @@ public final class EtcdEngine implements Engine {
   }
 
   /**
-   * True: counters and limiters take replayed events. Each replay joins its key's lane like any
-   * other operation and lands in the same compare-and-swap transaction, into the pane or log
-   * position of its time; the key remembers the ids of its last 128 replays for {@code W + r}
+   * True: counters, limiters and statistics take replayed events. Each replay joins its key's
+   * lane like any other operation and lands in the same compare-and-swap transaction, into the
+   * pane or log position of its time; the key remembers the ids of its last 128 replays for {@code W + r}
    * of its time (hashed, in the key's value), so a replay sent again within both bounds changes
    * nothing. See {@code docs/etcd.md}.
    */

@@ -1,23 +1,29 @@
 package io.windowpane.etcd;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.windowpane.CapacityExceededException;
 import io.windowpane.Decision;
 import io.windowpane.Limit;
 import io.windowpane.ManualClock;
 import io.windowpane.Quota;
+import io.windowpane.StatsSpec;
+import io.windowpane.Summary;
 import io.windowpane.WindowSpec;
+import io.windowpane.spi.CounterStore;
+import io.windowpane.spi.LimiterStore;
+import io.windowpane.spi.StatsStore;
 import io.windowpane.testkit.conformance.ConformanceBase;
 import io.windowpane.testkit.etcd.EtcdServer;
 import io.windowpane.testkit.etcd.EtcdServerExtension;
-import io.windowpane.spi.CounterStore;
-import io.windowpane.spi.LimiterStore;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -29,7 +35,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * engine): events land in the pane or log position of their own time, leave the window with it,
  * are dropped once no window holds that time, count once per replay id (also when resent through
  * another engine), and a limiter takes them past its limit, then denies with the exact
- * retryAfter. The clock is manual and starts on a whole minute, so pane t0 + k s is pane k.
+ * retryAfter; statistics windows likewise. The clock is manual and starts on a whole minute,
+ * so pane t0 + k s is pane k.
  */
 @ExtendWith(EtcdServerExtension.class)
 class EtcdReplayIT {
@@ -233,5 +240,58 @@ class EtcdReplayIT {
     assertThat(d.deniedBy()).contains(perMinute);
     assertThat(d.retryAfterMillis()).isEqualTo(35_000);
     assertThat(l.tryAcquire("k", 2).allowed()).isTrue();
+  }
+
+  @Test
+  void histogram_replayedValuesLandInThePaneOfTheirTime_countOnce_andLeaveWithIt()
+      throws Exception {
+    StatsStore st = engine.statsStore(name, StatsSpec.histogram(TEN_SECONDS, 10));
+    at(8_000);
+    st.record("k", 1);
+    for (int i = 0; i < 2; i++) {
+      assertThat(await(st.replayAsync("k", new double[] {7, 9}, t0 + 2_500, "h1"))).isNull();
+    }
+    Summary s = st.summary("k");
+    assertThat(s.count()).isEqualTo(3);
+    assertThat(s.max()).isEqualTo(9);
+    assertThat(s.sum()).isEqualTo(17);
+    at(12_000); // window: panes 3 .. 12
+    assertThat(st.summary("k").count()).as("pane 2 left, the record of 8 s stays").isEqualTo(1);
+    assertThat(st.summary("k").max()).isEqualTo(1);
+    assertThat(await(st.replayAsync("k", new double[] {5}, t0 + 2_999, "h2"))).isNull();
+    assertThat(st.summary("k").count()).as("pane 2: dropped").isEqualTo(1);
+  }
+
+  @Test
+  void exact_replayedValuesLeaveExactlyWAfterTheirTime_andCountOnce() throws Exception {
+    StatsStore st = engine.statsStore(name, StatsSpec.exact(TEN_SECONDS));
+    at(9_000);
+    st.record("k", 1);
+    for (int i = 0; i < 2; i++) {
+      assertThat(await(st.replayAsync("k", new double[] {8, 2}, t0 + 3_000, "x1"))).isNull();
+    }
+    Summary s = st.summary("k");
+    assertThat(s.count()).isEqualTo(3);
+    assertThat(s.sum()).isEqualTo(11);
+    assertThat(s.quantile(0.5)).isEqualTo(2);
+    at(12_999);
+    assertThat(st.summary("k").count()).isEqualTo(3);
+    at(13_000);
+    assertThat(st.summary("k").count()).isEqualTo(1);
+    assertThat(await(st.replayAsync("k", new double[] {4}, t0 + 3_000, "x2"))).isNull();
+    assertThat(st.summary("k").count()).as("exactly W old: dropped").isEqualTo(1);
+  }
+
+  @Test
+  void exact_replayPastMaxValues_isRefusedWhole_andRecordsNothing() throws Exception {
+    StatsStore st = engine.statsStore(name, StatsSpec.exact(TEN_SECONDS).withMaxValues(3));
+    at(5_000);
+    st.record("k", new double[] {1, 2});
+    assertThatThrownBy(() -> await(st.replayAsync("k", new double[] {3, 4}, t0 + 4_000, "big")))
+        .isInstanceOf(ExecutionException.class)
+        .hasCauseInstanceOf(CapacityExceededException.class);
+    assertThat(st.summary("k").count()).isEqualTo(2);
+    assertThat(await(st.replayAsync("k", new double[] {3}, t0 + 4_000, "big"))).isNull();
+    assertThat(st.summary("k").count()).as("a refused replay is not remembered").isEqualTo(3);
   }
 }

@@ -46,6 +46,23 @@ final class EtcdStatsStore implements StatsStore {
     });
   }
 
+  /**
+   * Records {@code values} observed at {@code atMillis} (see {@link Replay}): into the histogram
+   * pane of that time, or in time order into an exact window, which refuses the whole batch
+   * past its bounds as {@link #record} does.
+   */
+  @Override
+  public CompletionStage<Void> replayAsync(String key, double[] values, long atMillis,
+      String replayId) {
+    return lanes.submit(key, new Replay(lanes.now(), lanes.deadline(), atMillis, replayId) {
+      @Override
+      boolean record(Doc doc, long at, long eff) {
+        return doc.body instanceof ExactState ? ((ExactState) doc.body).replay(eff, at, values)
+            : ((HistogramState) doc.body).replay(eff, at, values);
+      }
+    });
+  }
+
   @Override
   public void record(String key, double[] values) {
     lanes.await(recordCall(key, values), "record");
