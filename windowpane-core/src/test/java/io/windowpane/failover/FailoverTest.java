@@ -168,7 +168,7 @@ class FailoverTest {
 
   @Test
   void recovery_afterLatencyAndFailures_waitsFiveProbes() {
-    build(builder().latencyThreshold(Duration.ofMillis(1)).latencyWindow(Duration.ofMillis(10))
+    build(builder().latencyThreshold(Duration.ofMillis(20)).latencyWindow(Duration.ofMillis(10))
         .slowWindowsToTrip(1).callTimeout(Duration.ofMillis(30)));
     WindowCounter c = wp.counter("c", TEN_SECONDS);
     primary.fault = FaultyEngine.Fault.HANG;
@@ -238,6 +238,21 @@ class FailoverTest {
     assertThat(chain.status().get(0).health()).isEqualTo(Health.UP);
     assertThat(primary.replays).hasSize(1);
     assertThat(primary.replays.get(0).count()).isEqualTo(3);
+  }
+
+  @Test
+  void aReplayTheMemberRefusesForGood_isCountedLost_andDoesNotHoldUpRecovery() {
+    build(builder());
+    tripByFailures();
+    // this engine's statistics take no replays: the stage fails with UnsupportedOperationException
+    wp.stats("latency", io.windowpane.StatsSpec.histogram(Duration.ofSeconds(10), 10))
+        .recordAll("k", 1.0, 2.0, 3.0);
+    primary.fault = FaultyEngine.Fault.NONE;
+    chain.checkNow();
+    chain.checkNow();
+    assertThat(chain.status().get(0).health()).isEqualTo(Health.UP);
+    assertThat(chain.stats().lostEvents()).isEqualTo(3);
+    assertThat(chain.stats().replayedEvents()).isEqualTo(3); // the counter's three "trip" adds
   }
 
   @Test

@@ -440,9 +440,20 @@ public final class Chain {
       } catch (RuntimeException e) {
         f = CompletableFuture.failedFuture(e);
       }
-      sent.add(f.thenRun(() -> {
-        events.addAndGet(p.batch().count);
-        r.journal().delivered(p.key(), p.batch(), m);
+      sent.add(f.handle((v, e) -> {
+        if (e == null) {
+          events.addAndGet(p.batch().count);
+          r.journal().delivered(p.key(), p.batch(), m, false);
+          return null;
+        }
+        Throwable cause = unwrap(e);
+        if (isRefusal(cause)) { // e.g. an exact window past its bound: sent again, refused again
+          LOG.log(Level.WARNING, "failover: {0} refused a replay of {1} events of key {2}, "
+              + "counted as lost: {3}", members[m].name, p.batch().count, p.key(), cause);
+          r.journal().delivered(p.key(), p.batch(), m, true);
+          return null;
+        }
+        throw new CompletionException(cause);
       }));
     }
     return CompletableFuture.allOf(sent.toArray(new CompletableFuture<?>[0]))

@@ -136,17 +136,25 @@ final class Journal {
     return out;
   }
 
-  /** Member {@code m} has {@code batch}: it and the members after it need it no more. */
-  void delivered(String key, Batch batch, int m) {
+  /**
+   * Member {@code m} has {@code batch} (or {@code refused} it for good): it and the members after
+   * it need it no more.
+   */
+  void delivered(String key, Batch batch, int m, boolean refused) {
     ArrayDeque<Batch> deque = byKey.get(key);
     if (deque == null) {
       return;
     }
     synchronized (deque) {
       batch.needs &= (1 << m) - 1;
+      if (refused) {
+        counters.lost.addAndGet(batch.count);
+      }
       if (batch.needs == 0 && deque.remove(batch)) {
         size.decrementAndGet();
-        counters.replayed.addAndGet(batch.count);
+        if (!refused) {
+          counters.replayed.addAndGet(batch.count);
+        }
         if (deque.isEmpty()) {
           byKey.remove(key, deque);
         }
