@@ -49,7 +49,8 @@ import java.util.concurrent.CompletionStage;
  * row answered within the timeout and under the latency threshold ({@code probesToRecoverDouble}
  * when two or more different signals tripped it), the events its fallbacks took meanwhile are
  * replayed into it, and only then does it take calls again. A failed probe or replay starts the
- * count again, so the chain never flaps.
+ * count again; a member that trips again within 30 probe intervals of recovering needs twice the
+ * probes the next time (up to 32 times), so the chain does not flap.
  *
  * <p><b>Replay.</b> Every add, allowed acquire and record answered by a member other than the
  * first is written to a journal in this process with its time; a member that recovers gets them

@@ -167,6 +167,37 @@ class FailoverTest {
   }
 
   @Test
+  void aTripSoonAfterARecovery_isAFlap_andDoublesTheProbesNeeded_untilACalmWindow() {
+    build(builder());
+    tripByFailures();
+    primary.fault = FaultyEngine.Fault.NONE;
+    recoverWith(2);
+    clock.advance(1_000); // within the flap window (30 probe intervals = 3 s)
+    tripByFailures();
+    primary.fault = FaultyEngine.Fault.NONE;
+    recoverWith(4);
+    clock.advance(1_000);
+    tripByFailures();
+    primary.fault = FaultyEngine.Fault.NONE;
+    recoverWith(8);
+    clock.advance(3_000); // calm: the next trip is not a flap
+    tripByFailures();
+    primary.fault = FaultyEngine.Fault.NONE;
+    recoverWith(2);
+  }
+
+  /** Asserts the member recovers on exactly the {@code n}th probe round. */
+  private void recoverWith(int n) {
+    for (int i = 1; i < n; i++) {
+      chain.checkNow();
+      assertThat(chain.status().get(0).health()).as("after probe " + i + " of " + n)
+          .isEqualTo(Health.DOWN);
+    }
+    chain.checkNow();
+    assertThat(chain.status().get(0).health()).isEqualTo(Health.UP);
+  }
+
+  @Test
   void recovery_afterLatencyAndFailures_waitsFiveProbes() {
     build(builder().latencyThreshold(Duration.ofMillis(20)).latencyWindow(Duration.ofMillis(10))
         .slowWindowsToTrip(1).callTimeout(Duration.ofMillis(30)));

@@ -59,6 +59,8 @@ public final class Chain {
   private static final System.Logger LOG = System.getLogger("io.windowpane.failover");
   private static final String PROBE_COUNTER = "wp-failover-probe";
   private static final int REPLAY_IN_FLIGHT = 256;
+  /** A trip within this many probe intervals of a recovery is a flap (3 s by default). */
+  static final long FLAP_WINDOW_PROBES = 30;
 
   final Member[] members;
   final FailoverSettings settings;
@@ -83,7 +85,8 @@ public final class Chain {
       Engine e = engines.get(i);
       String name = names.add(e.name()) ? e.name() : e.name() + "-" + (i + 1);
       names.add(name);
-      members[i] = new Member(i, e, name, settings.latencyWindowMillis(), now);
+      members[i] = new Member(i, e, name, settings.latencyWindowMillis(),
+          FLAP_WINDOW_PROBES * settings.probeIntervalMillis(), now);
     }
     this.needsWhenTakenBy = new int[members.length];
     for (int by = 0; by < members.length; by++) {
@@ -348,8 +351,8 @@ public final class Chain {
         return CompletableFuture.<Void>completedFuture(null);
       }
       m.probePassed();
-      int needed = m.signalCount() >= 2 ? settings.probesToRecoverDouble()
-          : settings.probesToRecover();
+      int needed = m.probesToRecover(settings.probesToRecover(),
+          settings.probesToRecoverDouble());
       if (++m.recoveryProbesInARow < needed) {
         return CompletableFuture.<Void>completedFuture(null);
       }

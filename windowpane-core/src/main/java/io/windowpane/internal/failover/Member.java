@@ -28,6 +28,11 @@ import java.util.concurrent.atomic.AtomicInteger;
  * answered with an error (not timeouts) while a health probe (a read) passed after the streak
  * began: then the backend answers reads but refuses writes, and the member goes READ_ONLY.
  *
+ * Flapping: a member that trips again within the flap window of its last recovery needs twice
+ * the probes to recover again (up to 32 times), so a backend that answers probes but fails under
+ * load is given less and less traffic instead of being switched to and from every few hundred
+ * milliseconds; a trip after a calm flap window starts from the base counts again.
+ *
  * Latency: each answered or timed-out call's time goes into a histogram window of
  * windowpane's own local engine (latencyWindow long, 10 panes); Chain reads its p99 once per
  * window.
@@ -50,6 +55,9 @@ final class Member {
   private volatile long lastProbeOkNanos;
 
   // the chain's thread only
+  int flaps; // trips soon after a recovery, in a row: each doubles the probes needed to recover
+  private boolean recovered;
+  private long recoveredMillis;
   int probeFailuresInARow;
   int recoveryProbesInARow;
   int slowWindowsInARow;
@@ -59,7 +67,14 @@ final class Member {
   private final StatsStore latency;
   private final Decision[] stamped = new Decision[1024]; // allowed answers by remaining, lazily
 
-  Member(int index, Engine engine, String name, long latencyWindowMillis, long nowMillis) {
+  /** At most 2^5 = 32 times the probes. */
+  static final int MAX_FLAPS = 5;
+
+  private final long flapWindowMillis;
+
+  Member(int index, Engine engine, String name, long latencyWindowMillis, long flapWindowMillis,
+      long nowMillis) {
+    this.flapWindowMillis = flapWindowMillis;
     this.index = index;
     this.engine = engine;
     this.name = name;
@@ -143,6 +158,8 @@ final class Member {
     }
     if (from == Health.UP) {
       signals.clear();
+      boolean flap = recovered && nowMillis - recoveredMillis < flapWindowMillis;
+      flaps = flap ? Math.min(flaps + 1, MAX_FLAPS) : 0;
     }
     signals.add(signal);
     health = to;
@@ -156,6 +173,8 @@ final class Member {
   /** Back to UP; returns the previous health. */
   synchronized Health recover(long nowMillis) {
     Health from = health;
+    recovered = true;
+    recoveredMillis = nowMillis;
     health = Health.UP;
     signals.clear();
     sinceMillis = nowMillis;
@@ -166,8 +185,12 @@ final class Member {
     return from;
   }
 
-  synchronized int signalCount() {
-    return signals.size();
+  /**
+   * Probes in a row needed to recover: {@code single}, or {@code twice} after a trip by two or
+   * more signals, doubled for each trip that came within the flap window of a recovery.
+   */
+  synchronized int probesToRecover(int single, int twice) {
+    return (signals.size() >= 2 ? twice : single) << flaps;
   }
 
   synchronized List<Signal> signals() {
