@@ -4,6 +4,7 @@ import io.windowpane.server.config.ConfigException;
 import io.windowpane.server.config.ServerConfig;
 import java.io.PrintWriter;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import picocli.CommandLine.Command;
@@ -17,6 +18,9 @@ import picocli.CommandLine.Spec;
         "Serves the HTTP JSON API (docs/server.md) until stopped with Ctrl-C or SIGTERM.",
         "With no --config: the in-process engine, a limiter 'demo' (2 per 10 seconds),",
         "a counter 'requests' (1 minute) and statistics 'latency' (1 minute, 1%%).",
+        "--redis and --etcd replace the file's engine; --fallback local adds the",
+        "in-process engine after them (or after the file's). Two engines or more make",
+        "a failover chain, tried in the order redis -> etcd -> local.",
         "Command-line options override the configuration file."})
 final class ServeCommand implements Callable<Integer> {
 
@@ -36,6 +40,16 @@ final class ServeCommand implements Callable<Integer> {
       description = "use the Redis engine at this URI (redis://[user:password@]host:port[/db] "
           + "or rediss://...) instead of the file's engine")
   String redis;
+
+  @Option(names = "--etcd", paramLabel = "URL", split = ",",
+      description = "use the etcd engine at these client URLs (http://host:port[,...]) "
+          + "instead of the file's engine")
+  List<String> etcd;
+
+  @Option(names = "--fallback", paramLabel = "ENGINE",
+      description = "'local': add the in-process engine as the last fallback of the chain; "
+          + "the chain takes the file's engine.failover and engine.onFailure")
+  String fallback;
 
   @Option(names = "--token-file", paramLabel = "FILE",
       description = "require one of the tokens in FILE (one per line) as "
@@ -60,8 +74,12 @@ final class ServeCommand implements Callable<Integer> {
       if (port != null) {
         settings = settings.withPort(port);
       }
-      if (redis != null) {
-        settings = settings.withRedisUri(redis);
+      if (fallback != null && !fallback.equals("local")) {
+        throw new IllegalArgumentException("fallback (--fallback) must be local (the"
+            + " in-process engine), was '" + fallback + "'");
+      }
+      if (redis != null || etcd != null || fallback != null) {
+        settings = settings.withEngines(redis, etcd, fallback != null);
       }
     } catch (ConfigException | IllegalArgumentException e) {
       err.println("windowpane: " + e.getMessage());

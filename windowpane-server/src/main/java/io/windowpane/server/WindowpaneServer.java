@@ -1,16 +1,19 @@
 package io.windowpane.server;
 
 import io.javalin.Javalin;
+import io.windowpane.Failover;
 import io.windowpane.MillisClock;
 import io.windowpane.Windowpane;
 import io.windowpane.server.config.ServerConfig;
 import io.windowpane.server.internal.Service;
 import io.windowpane.server.internal.ServiceMetrics;
+import io.windowpane.spi.Engine;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
- * A running windowpane service: the HTTP JSON API of {@code docs/server.md} over one engine.
+ * A running windowpane service: the HTTP JSON API of {@code docs/server.md} over one engine or
+ * a failover chain of engines.
  *
  * <pre>{@code
  * try (WindowpaneServer server = WindowpaneServer.start(ServerConfig.defaults().withPort(0))) {
@@ -39,9 +42,19 @@ public final class WindowpaneServer implements AutoCloseable {
     this.routes = routes;
   }
 
-  /** Opens the configured engine and serves it on the configured address. */
+  /** Opens the configured engine (or chain) and serves it on the configured address. */
   public static WindowpaneServer start(ServerConfig config) {
-    return start(config, config.engine().open(), MillisClock.system());
+    return start(config, config.engine().openEngine(), MillisClock.system());
+  }
+
+  /**
+   * Serves {@code engine} (which the server then owns and closes) on the configured address,
+   * with {@code clock} as the service's clock for reset times. A {@link Failover} chain has its
+   * members reported on {@code /health} and {@code /metrics}.
+   */
+  public static WindowpaneServer start(ServerConfig config, Engine engine, MillisClock clock) {
+    return start(config, Windowpane.using(engine),
+        engine instanceof Failover ? (Failover) engine : null, clock);
   }
 
   /**
@@ -51,10 +64,15 @@ public final class WindowpaneServer implements AutoCloseable {
    */
   public static WindowpaneServer start(ServerConfig config, Windowpane windowpane,
       MillisClock clock) {
+    return start(config, windowpane, null, clock);
+  }
+
+  private static WindowpaneServer start(ServerConfig config, Windowpane windowpane,
+      Failover chain, MillisClock clock) {
     ServiceMetrics metrics = new ServiceMetrics();
     try {
       List<String> routes = new CopyOnWriteArrayList<>();
-      Javalin app = new Service(config, windowpane, clock, metrics)
+      Javalin app = new Service(config, windowpane, chain, clock, metrics)
           .create(config.shutdownTimeout().toMillis(), routes);
       app.start(config.host(), config.port());
       return new WindowpaneServer(app, windowpane, metrics, config.host(), List.copyOf(routes));
@@ -81,7 +99,7 @@ public final class WindowpaneServer implements AutoCloseable {
     return routes;
   }
 
-  /** The engine's name: local or redis. */
+  /** The engine's name: local, redis, etcd, or failover for a chain. */
   public String engineName() {
     return windowpane.engineName();
   }

@@ -36,7 +36,8 @@ class CliTest {
   void serveHelp_listsEveryOption() {
     assertThat(run("serve", "--help")).isZero();
     assertThat(out.toString())
-        .contains("--host", "--port", "--config", "--redis", "--token-file", "127.0.0.1", "8080");
+        .contains("--host", "--port", "--config", "--redis", "--etcd", "--fallback",
+            "--token-file", "127.0.0.1", "8080", "redis -> etcd -> local");
     assertThat(out.toString()).contains("(1 minute, 1%)");
     assertThat(err.toString()).isEmpty();
   }
@@ -82,6 +83,48 @@ class CliTest {
   void serve_badPort_exits2() {
     assertThat(run("serve", "--port", "70000")).isEqualTo(2);
     assertThat(err.toString()).contains("port");
+  }
+
+  @Test
+  void checkConfig_chain_printsItsMembersInOrder() throws Exception {
+    Path file = Files.writeString(dir.resolve("chain.yaml"), String.join("\n",
+        "engine:",
+        "  chain: [redis, etcd, local]",
+        "  redis: {uri: \"redis://app:s3cret@127.0.0.1:6379\"}",
+        "  etcd: {endpoints: [http://127.0.0.1:2379], user: app, password: s3cret}",
+        ""));
+    assertThat(run("check-config", file.toString())).isZero();
+    assertThat(out.toString()).contains("valid; engine chain redis redis://127.0.0.1:6379 ->"
+        + " etcd http://127.0.0.1:2379 -> local").doesNotContain("s3cret");
+  }
+
+  @Test
+  void serve_badChain_exits2BeforeListening() throws Exception {
+    Path file = Files.writeString(dir.resolve("chain.yaml"), String.join("\n",
+        "engine:",
+        "  chain: [redis, redis]",
+        "  redis: {uri: redis://127.0.0.1:6379}",
+        ""));
+    assertThat(run("serve", "--port", "0", "--config", file.toString())).isEqualTo(2);
+    assertThat(err.toString()).contains("chain.yaml:2: engine.chain[1]: redis is also"
+        + " engine.chain[0]");
+  }
+
+  @Test
+  void serve_badEngineFlags_exit2NamingTheOption() {
+    assertThat(run("serve", "--port", "0", "--fallback", "memcached")).isEqualTo(2);
+    assertThat(err.toString()).contains("fallback (--fallback) must be local");
+    assertThat(run("serve", "--port", "0", "--etcd", "http://127.0.0.1:2379,https://a:2379"))
+        .isEqualTo(2);
+    assertThat(err.toString()).contains("etcd (--etcd) URL 2 is https://");
+  }
+
+  @Test
+  void serve_unreachableRedisInAChain_exits1NamingTheChain() {
+    assertThat(run("serve", "--port", "0", "--redis", "redis://127.0.0.1:1", "--fallback",
+        "local")).isEqualTo(1);
+    assertThat(err.toString()).contains("could not start", "chain redis redis://127.0.0.1:1 ->"
+        + " local");
   }
 
   @Test

@@ -1,36 +1,50 @@
 package io.windowpane.server.config;
 
 import io.windowpane.Windowpane;
-import io.windowpane.redis.RedisEngine;
 import io.windowpane.redis.ScriptMode;
+import io.windowpane.spi.Engine;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.OptionalLong;
 import java.util.stream.Collectors;
 
 /**
- * The {@code engine} section: which engine serves the windows, how to reach it, and what a rate
- * limit answers when it cannot be reached. Immutable and thread-safe; validated when read, so
- * {@link #open()} fails only where the backend itself does (Redis not reachable, refused
- * credentials).
+ * The {@code engine} section: which engine serves the windows (one, or a failover chain of
+ * several in order of preference), how to reach each, and what a rate limit answers when none
+ * can. Immutable and thread-safe; validated when read, so {@link #open()} fails only where a
+ * backend itself does (Redis not reachable, refused credentials).
  *
- * <p>Redis options ({@code redis...()}) keep their defaults (1 s timeout, 2 s connect timeout,
- * {@code auto} scripts, server time) and empty values when the engine is local. Nothing here
- * ever prints the password: {@link #describe()} and {@link #toString()} strip credentials.
+ * <p>Options of an engine that is not used keep their defaults (Redis: 1 s timeout, 2 s connect
+ * timeout, {@code auto} scripts, server time; etcd: 5 s and 2 s, namespace {@code windowpane})
+ * and empty values. Nothing here ever prints a password: {@link #describe()} and
+ * {@link #toString()} strip credentials.
  */
 public final class EngineConfig {
 
-  /** The engine. */
+  /** An engine. */
   public enum Kind {
     /** In-process: state lives and dies with this server. */
     LOCAL,
     /** Redis (standalone or cluster): state shared by every server using the same Redis. */
-    REDIS
+    REDIS,
+    /** etcd: strongly consistent state shared by every server using the same etcd cluster. */
+    ETCD;
+
+    /** The name in the configuration and in decisions: local, redis, etcd. */
+    public String label() {
+      return name().toLowerCase(Locale.ROOT);
+    }
   }
 
-  /** What {@code acquire} answers when the backend fails or times out. */
+  /**
+   * What {@code acquire} answers when the backend fails or times out: for a single engine the
+   * service's own answer, for a chain the library's last resort
+   * ({@link io.windowpane.OnFailure}) when no member answers.
+   */
   public enum OnFailure {
     /** 503 {@code backend_unavailable} (the default). */
     ERROR,
@@ -40,19 +54,27 @@ public final class EngineConfig {
     DENY
   }
 
-  private static final EngineConfig LOCAL =
-      new EngineConfig(Kind.LOCAL, OnFailure.ERROR, null, RedisSettings.DEFAULTS);
+  private static final EngineConfig LOCAL = new EngineConfig(List.of(Kind.LOCAL), false,
+      OnFailure.ERROR, null, RedisSettings.DEFAULTS, EtcdSettings.DEFAULTS,
+      FailoverOptions.DEFAULTS);
 
-  private final Kind kind;
+  private final List<Kind> engines;
+  private final boolean chain;
   private final OnFailure onFailure;
   private final Long localMaxKeys;
   private final RedisSettings redis;
+  private final EtcdSettings etcd;
+  private final FailoverOptions failover;
 
-  EngineConfig(Kind kind, OnFailure onFailure, Long localMaxKeys, RedisSettings redis) {
-    this.kind = kind;
+  EngineConfig(List<Kind> engines, boolean chain, OnFailure onFailure, Long localMaxKeys,
+      RedisSettings redis, EtcdSettings etcd, FailoverOptions failover) {
+    this.engines = List.copyOf(engines);
+    this.chain = chain;
     this.onFailure = onFailure;
     this.localMaxKeys = localMaxKeys;
     this.redis = redis;
+    this.etcd = etcd;
+    this.failover = failover;
   }
 
   /** The local engine with its defaults. */
@@ -62,12 +84,55 @@ public final class EngineConfig {
 
   /** This configuration switched to the single Redis server at {@code uri}, other options kept. */
   EngineConfig withRedisUri(String uri) {
-    return new EngineConfig(Kind.REDIS, onFailure, null, redis.withUri(uri));
+    return withEngines(uri, null, false);
   }
 
-  /** The engine kind. */
+  /**
+   * This configuration with the engines of the command line: {@code redisUri} (one server)
+   * and {@code etcdEndpoints}, each null when not given, replace the file's engine or chain;
+   * {@code fallbackLocal} appends the in-process engine (to the file's engines when neither
+   * is given). More than one engine makes a chain, in the order redis, etcd, local; the
+   * file's options of each engine, its {@code failover} block and {@code onFailure} are kept.
+   */
+  EngineConfig withEngines(String redisUri, List<String> etcdEndpoints, boolean fallbackLocal) {
+    List<Kind> members = new ArrayList<>();
+    RedisSettings r = redis;
+    EtcdSettings e = etcd;
+    if (redisUri != null) {
+      members.add(Kind.REDIS);
+      r = redis.withUri(redisUri);
+    }
+    if (etcdEndpoints != null) {
+      members.add(Kind.ETCD);
+      e = etcd.withEndpoints(etcdEndpoints);
+    }
+    boolean replaced = !members.isEmpty();
+    if (!replaced) {
+      members.addAll(engines);
+    }
+    if (fallbackLocal && !members.contains(Kind.LOCAL)) {
+      members.add(Kind.LOCAL);
+    }
+    boolean isChain = members.size() > 1 || (!replaced && chain);
+    return new EngineConfig(members, isChain, onFailure, localMaxKeys, r, e, failover);
+  }
+
+  /** The single engine, or the first (preferred) member of a chain. */
   public Kind kind() {
-    return kind;
+    return engines.get(0);
+  }
+
+  /** The engines in order of preference: the single one, or the chain's 1 to 3 members. */
+  public List<Kind> engines() {
+    return engines;
+  }
+
+  /**
+   * Whether the engines form a failover chain ({@code engine.chain}, or several engine flags):
+   * then the library's {@link io.windowpane.Failover} answers from the first healthy member.
+   */
+  public boolean chain() {
+    return chain;
   }
 
   /** What acquire answers when the backend fails ({@code engine.onFailure}, default error). */
@@ -75,12 +140,13 @@ public final class EngineConfig {
     return onFailure;
   }
 
-  /** {@code engine.local.maxKeys}; empty for the library's default (or a Redis engine). */
+  /** {@code engine.local.maxKeys}; empty for the library's default or without a local engine. */
   public OptionalLong localMaxKeys() {
-    return localMaxKeys == null ? OptionalLong.empty() : OptionalLong.of(localMaxKeys);
+    return localMaxKeys == null || !engines.contains(Kind.LOCAL) ? OptionalLong.empty()
+        : OptionalLong.of(localMaxKeys);
   }
 
-  /** The server URI (one), or the cluster's seed URIs; empty for the local engine. */
+  /** The server URI (one), or the cluster's seed URIs; empty without a Redis engine. */
   public List<String> redisUris() {
     return redis.uris();
   }
@@ -125,59 +191,78 @@ public final class EngineConfig {
     return redis.clientTime();
   }
 
+  /** The etcd members' client URLs; empty without an etcd engine. */
+  public List<String> etcdEndpoints() {
+    return etcd.endpoints();
+  }
+
+  /** The {@code engine.etcd} block. */
+  EtcdSettings etcd() {
+    return etcd;
+  }
+
+  /** The {@code engine.failover} block (its defaults when absent). */
+  FailoverOptions failover() {
+    return failover;
+  }
+
+  RedisSettings redis() {
+    return redis;
+  }
+
   /**
-   * Builds the engine: {@link Windowpane#localBuilder()} with {@code maxKeys} when set, or
-   * {@link Windowpane#using} a {@link RedisEngine} with every option above, which connects and
-   * loads the function library. The caller closes it.
+   * Builds the engine and wraps it for use: {@code Windowpane.using(openEngine())}. The caller
+   * closes it.
    *
-   * @throws RuntimeException whatever the engine builder throws (a Redis that cannot be reached
-   *     fails here, with the cause attached)
+   * @throws RuntimeException as {@link #openEngine()}
    */
   public Windowpane open() {
-    if (kind == Kind.LOCAL) {
-      Windowpane.LocalBuilder local = Windowpane.localBuilder();
-      if (localMaxKeys != null) {
-        local.maxKeys(localMaxKeys);
-      }
-      return local.build();
-    }
-    RedisEngine.Builder b = RedisEngine.builder();
-    if (redis.cluster()) {
-      b.cluster(redis.uris().toArray(new String[0]));
-    } else {
-      b.uri(redis.uris().get(0));
-    }
-    if (redis.username() != null) {
-      b.username(redis.username());
-    }
-    if (redis.password() != null) {
-      b.password(redis.password());
-    }
-    if (redis.database() != null) {
-      b.database(redis.database());
-    }
-    b.timeout(redis.timeout()).connectTimeout(redis.connectTimeout()).scripts(redis.scripts());
-    if (redis.clientTime()) {
-      b.clientTime();
-    }
-    return Windowpane.using(b.build());
+    return Windowpane.using(openEngine());
+  }
+
+  /**
+   * Builds the engine: the in-process engine with {@code maxKeys} when set, a
+   * {@link io.windowpane.redis.RedisEngine} or an {@link io.windowpane.etcd.EtcdEngine} with
+   * every option above (Redis connects and loads its function library here), or for a chain an
+   * {@link io.windowpane.Failover} over each of them with the {@code failover} options and
+   * {@code onFailure} as its last resort. The caller closes it.
+   *
+   * @throws RuntimeException whatever an engine builder throws (a Redis that cannot be reached
+   *     fails here, with the cause attached); members already built are closed
+   */
+  public Engine openEngine() {
+    return EngineOpener.open(this);
   }
 
   /**
    * One line for banners and logs, without credentials: {@code local},
-   * {@code redis redis://10.0.0.1:6379} or {@code redis cluster redis://a:7000,redis://b:7000}.
+   * {@code redis redis://10.0.0.1:6379}, {@code redis cluster redis://a:7000,redis://b:7000},
+   * {@code etcd http://10.0.0.2:2379}, or for a chain its members in order:
+   * {@code chain redis redis://10.0.0.1:6379 -> local}.
    */
   public String describe() {
-    if (kind == Kind.LOCAL) {
-      return "local";
+    if (chain) {
+      return "chain " + engines.stream().map(this::describe).collect(Collectors.joining(" -> "));
     }
-    return "redis " + (redis.cluster() ? "cluster " : "") + redacted(redis.uris());
+    return describe(kind());
+  }
+
+  private String describe(Kind k) {
+    switch (k) {
+      case REDIS:
+        return "redis " + (redis.cluster() ? "cluster " : "") + redacted(redis.uris());
+      case ETCD:
+        return "etcd " + redacted(etcd.endpoints());
+      default:
+        return "local";
+    }
   }
 
   @Override
   public String toString() {
-    return "EngineConfig[" + describe() + ", onFailure " + onFailure.name().toLowerCase()
-        + (localMaxKeys == null ? "" : ", maxKeys " + localMaxKeys) + "]";
+    return "EngineConfig[" + describe() + ", onFailure "
+        + onFailure.name().toLowerCase(Locale.ROOT)
+        + (localMaxKeys().isEmpty() ? "" : ", maxKeys " + localMaxKeys) + "]";
   }
 
   /** The URIs joined with commas, each without user-info, query or fragment. */

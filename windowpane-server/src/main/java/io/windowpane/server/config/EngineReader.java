@@ -2,26 +2,37 @@ package io.windowpane.server.config;
 
 import io.windowpane.redis.RedisEngine;
 import io.windowpane.redis.ScriptMode;
+import io.windowpane.server.config.EngineConfig.Kind;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.EnumMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Locale;
 import java.util.function.UnaryOperator;
 import org.yaml.snakeyaml.nodes.Node;
 
 /**
- * Reads the {@code engine} section. URIs are checked by the Redis engine's own builder (which
- * parses without connecting), so a URI accepted here is one the engine accepts; the checks the
- * builder would only make when connecting (a database on a cluster, a username without a
- * password) are made here, with the line.
+ * Reads the {@code engine} section: one engine ({@code type}) or a failover chain
+ * ({@code chain}), the block of each engine used, and for a chain its {@code failover} block.
+ * A block for an engine that is not used is an error (it would be silently ignored). Redis URIs
+ * are checked by the Redis engine's own builder (which parses without connecting), so a URI
+ * accepted here is one the engine accepts; the checks the builder would only make when
+ * connecting (a database on a cluster, a username without a password) are made here, with the
+ * line.
  */
 final class EngineReader {
 
   private static final Duration MIN_TIMEOUT = Duration.ofMillis(1);
   private static final Duration MAX_TIMEOUT = Duration.ofSeconds(60);
+  private static final String[] KINDS = {"local", "redis", "etcd"};
+  private static final String CHAIN_EXAMPLE = "[redis, local]";
+  private static final String REDIS_EXAMPLE = "uri: redis://127.0.0.1:6379";
 
   private final Problems problems;
   private final UnaryOperator<String> env;
+  /** The node of each engine named in {@code engine.chain}, for problems about it. */
+  private final Map<Kind, Node> members = new EnumMap<>(Kind.class);
 
   private EngineReader(Problems problems, UnaryOperator<String> env) {
     this.problems = problems;
@@ -30,45 +41,129 @@ final class EngineReader {
 
   /** The engine section {@code node}; {@code env} looks up {@code passwordEnv}. */
   static EngineConfig read(Node node, Problems problems, UnaryOperator<String> env) {
-    return new EngineReader(problems, env).engine(
-        YamlMap.fields(node, "engine", problems, "type", "onFailure", "local", "redis"));
+    return new EngineReader(problems, env).engine(YamlMap.fields(node, "engine", problems,
+        "type", "chain", "onFailure", "local", "redis", "etcd", "failover"));
   }
 
   private EngineConfig engine(YamlMap m) {
-    String type = m.has("type")
-        ? Scalars.choice(m.value("type"), m.path("type"), problems, "local", "redis") : "local";
     EngineConfig.OnFailure onFailure = EngineConfig.OnFailure.valueOf(
         m.choice("onFailure", "error", "error", "allow", "deny").toUpperCase(Locale.ROOT));
-    if (type == null) {
-      return EngineConfig.local(); // reported; which blocks belong is unknown
-    }
-    if (type.equals("local")) {
-      if (m.has("redis")) {
-        problems.at(m.keyNode("redis"), m.path("redis") + " applies to type: redis; set"
-            + " engine.type: redis to use Redis, or remove engine.redis");
-      }
-      Long maxKeys = null;
-      if (m.has("local")) {
-        YamlMap local = YamlMap.fields(m.value("local"), m.path("local"), problems, "maxKeys");
-        if (local.has("maxKeys")) {
-          maxKeys = local.integer("maxKeys", 0, 1, Integer.MAX_VALUE);
-        }
-      }
-      return new EngineConfig(EngineConfig.Kind.LOCAL, onFailure, maxKeys,
-          RedisSettings.DEFAULTS);
-    }
-    if (m.has("local")) {
-      problems.at(m.keyNode("local"), m.path("local") + " applies to type: local; remove it"
-          + " or set engine.type: local");
-    }
-    if (!m.has("redis")) {
-      problems.at(m.value("type"), "engine.type redis needs an engine.redis block with a uri"
-          + " (or cluster), e.g. uri: redis://127.0.0.1:6379");
+    boolean chain = m.has("chain");
+    if (chain && m.has("type")) {
+      problems.at(m.keyNode("chain"), "engine takes type (one engine) or chain (several, in"
+          + " order of preference), not both");
       return EngineConfig.local();
     }
-    return new EngineConfig(EngineConfig.Kind.REDIS, onFailure, null, redis(YamlMap.fields(
-        m.value("redis"), m.path("redis"), problems, "uri", "cluster", "username", "password",
-        "passwordEnv", "database", "timeout", "connectTimeout", "scripts", "time")));
+    List<Kind> engines;
+    if (chain) {
+      engines = chain(m);
+    } else {
+      String type = m.has("type") ? Scalars.choice(m.value("type"), m.path("type"), problems,
+          KINDS) : "local";
+      engines = type == null ? null : List.of(Kind.valueOf(type.toUpperCase(Locale.ROOT)));
+    }
+    if (engines == null) {
+      return EngineConfig.local(); // reported; which blocks belong is unknown
+    }
+    if (m.has("failover") && !chain) {
+      problems.at(m.keyNode("failover"), m.path("failover") + " applies to engine.chain;"
+          + " remove it, or list the engines in order, e.g. chain: " + CHAIN_EXAMPLE);
+    }
+    for (Kind kind : Kind.values()) {
+      if (m.has(kind.label()) && !engines.contains(kind)) {
+        unused(m, kind, chain);
+      }
+    }
+    Long maxKeys = null;
+    if (engines.contains(Kind.LOCAL) && m.has("local")) {
+      YamlMap local = YamlMap.fields(m.value("local"), m.path("local"), problems, "maxKeys");
+      if (local.has("maxKeys")) {
+        maxKeys = local.integer("maxKeys", 0, 1, Integer.MAX_VALUE);
+      }
+    }
+    RedisSettings redis = RedisSettings.DEFAULTS;
+    if (engines.contains(Kind.REDIS)) {
+      if (m.has("redis")) {
+        redis = redis(YamlMap.fields(m.value("redis"), m.path("redis"), problems, "uri",
+            "cluster", "username", "password", "passwordEnv", "database", "timeout",
+            "connectTimeout", "scripts", "time"));
+      } else {
+        noBlock(m, chain, engines, Kind.REDIS, "an engine.redis block with a uri (or"
+            + " cluster), e.g. " + REDIS_EXAMPLE);
+      }
+    }
+    EtcdSettings etcd = EtcdSettings.DEFAULTS;
+    if (engines.contains(Kind.ETCD)) {
+      if (m.has("etcd")) {
+        etcd = EtcdReader.read(m.value("etcd"), m.path("etcd"), problems, env);
+      } else {
+        noBlock(m, chain, engines, Kind.ETCD, "an engine.etcd block with endpoints, e.g."
+            + " endpoints: " + EtcdReader.EXAMPLE);
+      }
+    }
+    FailoverOptions failover = chain && m.has("failover")
+        ? FailoverReader.read(m.value("failover"), m.path("failover"), problems)
+        : FailoverOptions.DEFAULTS;
+    return new EngineConfig(engines, chain, onFailure, maxKeys, redis, etcd, failover);
+  }
+
+  /** The engines of {@code engine.chain}, in order; null when it has a problem (reported). */
+  private List<Kind> chain(YamlMap m) {
+    List<Node> items = Scalars.list(m.value("chain"), m.path("chain"), problems,
+        CHAIN_EXAMPLE);
+    if (items == null) {
+      return null;
+    }
+    if (items.isEmpty()) {
+      problems.at(m.value("chain"), m.path("chain") + " must name 1 to " + KINDS.length
+          + " engines in order of preference, e.g. " + CHAIN_EXAMPLE + "; was empty");
+      return null;
+    }
+    int before = problems.count();
+    List<Kind> engines = new ArrayList<>();
+    for (int i = 0; i < items.size(); i++) {
+      String path = m.path("chain") + "[" + i + "]";
+      String name = Scalars.choice(items.get(i), path, problems, KINDS);
+      if (name == null) {
+        continue;
+      }
+      Kind kind = Kind.valueOf(name.toUpperCase(Locale.ROOT));
+      int other = engines.indexOf(kind);
+      if (other >= 0) {
+        problems.at(items.get(i), path + ": " + name + " is also " + m.path("chain") + "["
+            + other + "]; name each engine once");
+      }
+      engines.add(kind);
+      members.putIfAbsent(kind, items.get(i));
+    }
+    return problems.count() > before ? null : engines;
+  }
+
+  /** Reports the block of {@code kind}, which is neither the type nor in the chain. */
+  private void unused(YamlMap m, Kind kind, boolean chain) {
+    String block = m.path(kind.label());
+    if (chain) {
+      problems.at(m.keyNode(kind.label()), block + " is set but " + kind.label() + " is not in"
+          + " engine.chain; add it to the chain or remove " + block);
+    } else if (kind == Kind.LOCAL) {
+      problems.at(m.keyNode("local"), block + " applies to type: local; remove it or set"
+          + " engine.type: local");
+    } else {
+      String display = kind == Kind.REDIS ? "Redis" : "etcd";
+      problems.at(m.keyNode(kind.label()), block + " applies to type: " + kind.label()
+          + "; set engine.type: " + kind.label() + " to use " + display + ", or remove "
+          + block);
+    }
+  }
+
+  /** Reports that {@code kind}, the type or a chain member, has no block. */
+  private void noBlock(YamlMap m, boolean chain, List<Kind> engines, Kind kind, String needs) {
+    if (chain) {
+      problems.at(members.get(kind), m.path("chain") + "[" + engines.indexOf(kind) + "] is "
+          + kind.label() + ", which needs " + needs);
+    } else {
+      problems.at(m.value("type"), "engine.type " + kind.label() + " needs " + needs);
+    }
   }
 
   private RedisSettings redis(YamlMap m) {
@@ -91,7 +186,7 @@ final class EngineReader {
       uri(m.value("uri"), m.path(), uris);
     }
     String username = m.text("username", null);
-    String password = password(m);
+    String password = Passwords.read(m, problems, env);
     if (username != null && password == null && !m.has("password") && !m.has("passwordEnv")) {
       problems.at(m.value("username"), m.path("username") + " needs a password: add password"
           + " or passwordEnv");
@@ -125,28 +220,5 @@ final class EngineReader {
     } catch (IllegalArgumentException e) {
       problems.at(node, path + ": " + e.getMessage());
     }
-  }
-
-  /** The literal {@code password}, or the value of the variable {@code passwordEnv} names. */
-  private String password(YamlMap m) {
-    if (m.has("password") && m.has("passwordEnv")) {
-      problems.at(m.keyNode("passwordEnv"), m.path() + " takes password or passwordEnv, not"
-          + " both");
-      return null;
-    }
-    if (!m.has("passwordEnv")) {
-      return m.text("password", null);
-    }
-    String name = m.text("passwordEnv", null);
-    if (name == null) {
-      return null;
-    }
-    String value = env.apply(name);
-    if (value == null || value.isEmpty()) {
-      problems.at(m.value("passwordEnv"), m.path("passwordEnv") + ": the environment variable "
-          + name + (value == null ? " is not set" : " is empty"));
-      return null;
-    }
-    return value;
   }
 }

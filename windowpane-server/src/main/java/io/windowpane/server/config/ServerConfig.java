@@ -32,7 +32,8 @@ import java.util.Optional;
  * limiter, counter or statistics window is valid (the service then serves {@code /health},
  * {@code /metrics} and empty listings). Omitted {@code server} and {@code engine} values take the
  * defaults in the contract. Command-line options then override single values
- * ({@link #withHost}, {@link #withPort}, {@link #withRedisUri}, {@link #withTokens}).
+ * ({@link #withHost}, {@link #withPort}, {@link #withRedisUri}, {@link #withEngines},
+ * {@link #withTokens}).
  *
  * <p>The file format and every range are those of the "Configuration file (YAML)" section of the
  * server contract. Decisions where it is silent: an empty value ({@code limiters:} alone) reads
@@ -238,13 +239,46 @@ public final class ServerConfig {
    *     {@code rediss://} URI
    */
   public ServerConfig withRedisUri(String uri) {
-    try {
-      RedisEngine.builder().uri(uri); // parses, does not connect
-    } catch (IllegalArgumentException e) {
-      throw new IllegalArgumentException("redis (--redis): " + e.getMessage(), e);
+    return withEngines(uri, null, false);
+  }
+
+  /**
+   * This configuration on the engines of the command line ({@code --redis}, {@code --etcd},
+   * {@code --fallback local}). {@code redisUri} (one server) and {@code etcdEndpoints}, each
+   * null when not given, replace the file's engine or chain; {@code fallbackLocal} appends the
+   * in-process engine, to the file's engines when neither is given. Two engines or more make a
+   * failover chain in the order redis, etcd, local. The file's options of each engine, its
+   * {@code engine.failover} block and {@code engine.onFailure} are kept.
+   *
+   * @throws IllegalArgumentException naming the option, unless {@code redisUri} is a
+   *     {@code redis://} or {@code rediss://} URI and each of {@code etcdEndpoints} (at least
+   *     one) an {@code http://host:port} URL
+   */
+  public ServerConfig withEngines(String redisUri, List<String> etcdEndpoints,
+      boolean fallbackLocal) {
+    if (redisUri != null) {
+      try {
+        RedisEngine.builder().uri(redisUri); // parses, does not connect
+      } catch (IllegalArgumentException e) {
+        throw new IllegalArgumentException("redis (--redis): " + e.getMessage(), e);
+      }
+    }
+    if (etcdEndpoints != null) {
+      if (etcdEndpoints.isEmpty()) {
+        throw new IllegalArgumentException("etcd (--etcd) must name at least one URL, e.g."
+            + " http://127.0.0.1:2379");
+      }
+      for (int i = 0; i < etcdEndpoints.size(); i++) {
+        String url = etcdEndpoints.get(i);
+        String problem = url == null ? "must be http://host:port, was null"
+            : EtcdReader.endpointProblem(url);
+        if (problem != null) {
+          throw new IllegalArgumentException("etcd (--etcd) URL " + (i + 1) + " " + problem);
+        }
+      }
     }
     ConfigDraft d = draft();
-    d.engine = engine.withRedisUri(uri);
+    d.engine = engine.withEngines(redisUri, etcdEndpoints, fallbackLocal);
     return new ServerConfig(d);
   }
 

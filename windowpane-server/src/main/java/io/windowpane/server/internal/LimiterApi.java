@@ -13,8 +13,11 @@ import java.util.Set;
 
 /**
  * {@code /v1/limiters}: acquire (200 allowed, 429 denied, with the RateLimit headers), batch
- * acquire, and the descriptions. When the engine fails, {@code engine.onFailure} decides: an
- * error (503), or an allowed or denied decision marked {@code degraded}.
+ * acquire, and the descriptions. When a single engine fails, {@code engine.onFailure} decides:
+ * an error (503), or an allowed or denied decision marked {@code degraded}. Over a failover
+ * chain the library decides: a reply names the member that answered ({@code engine}) and is
+ * {@code degraded} when that was a fallback (with its state) or the chain's last resort
+ * (engine {@code none}, without state, like the service's own degraded answer).
  */
 final class LimiterApi {
 
@@ -25,6 +28,8 @@ final class LimiterApi {
    * replies record nothing, carry remaining 0, reset 0, no deniedBy and no RateLimit header.
    */
   private static final long DEGRADED_RETRY_MILLIS = 1_000;
+  /** {@link Decision#engine()} of a failover chain's last-resort answer. */
+  private static final String LAST_RESORT = "none";
 
   private final Service service;
 
@@ -77,13 +82,14 @@ final class LimiterApi {
   }
 
   private void reply(Context ctx, LimiterEntry entry, String key, long permits,
-      Decision decision, boolean degraded, long now) {
-    service.metrics().decision(entry.name(), decision.allowed(), degraded);
+      Decision decision, boolean serviceDegraded, long now) {
+    Answer a = answer(decision, serviceDegraded);
+    service.metrics().decision(entry.name(), decision.allowed(), a.degraded);
     ObjectNode body = Json.object();
     body.put("limiter", entry.name());
-    decision(body, entry, key, permits, decision, degraded, now);
+    decision(body, entry, key, permits, decision, a, now);
     ctx.header("RateLimit-Policy", entry.policyHeader());
-    if (!degraded) {
+    if (!a.stateless) {
       ctx.header("RateLimit",
           RateLimitHeaders.current(entry.name(), entry.quota(), decision, now));
     }
@@ -94,15 +100,30 @@ final class LimiterApi {
     Replies.json(ctx, decision.allowed() ? 200 : 429, body);
   }
 
+  /**
+   * Who answered and how: the service's own degraded answer; a chain's last resort (engine
+   * "none"), which knows no state either; or an engine, the chain's primary or a fallback
+   * (degraded), whose answer carries its state.
+   */
+  private Answer answer(Decision decision, boolean serviceDegraded) {
+    if (serviceDegraded) {
+      return new Answer(service.engineName(), true, true);
+    }
+    String engine = decision.engine().orElse(service.engineName());
+    return new Answer(engine, decision.degraded(), engine.equals(LAST_RESORT));
+  }
+
+  private record Answer(String engine, boolean degraded, boolean stateless) {}
+
   private void decision(ObjectNode body, LimiterEntry entry, String key, long permits,
-      Decision decision, boolean degraded, long now) {
+      Decision decision, Answer a, long now) {
     body.put("key", key);
     body.put("permits", permits);
     body.put("allowed", decision.allowed());
-    body.put("remaining", decision.remaining());
+    body.put("remaining", a.stateless ? 0 : decision.remaining());
     body.put("retryAfterMillis", decision.retryAfterMillis());
-    body.put("resetMillis", degraded ? 0 : RateLimitHeaders.resetMillis(entry.quota(), now));
-    if (decision.allowed() || degraded) {
+    body.put("resetMillis", a.stateless ? 0 : RateLimitHeaders.resetMillis(entry.quota(), now));
+    if (decision.allowed() || a.stateless) {
       body.putNull("deniedBy");
     } else {
       Limit by = decision.deniedBy().orElseThrow();
@@ -111,8 +132,8 @@ final class LimiterApi {
       limit.put("permits", by.permits());
       limit.put("windowMillis", by.window().windowMillis());
     }
-    body.put("engine", service.engineName());
-    body.put("degraded", degraded);
+    body.put("engine", a.engine);
+    body.put("degraded", a.degraded);
   }
 
   private void acquireBatch(Context ctx) {
@@ -137,14 +158,15 @@ final class LimiterApi {
   }
 
   private void replyBatch(Context ctx, LimiterEntry entry, List<String> keys, long permits,
-      List<Decision> decisions, boolean degraded, long now) {
+      List<Decision> decisions, boolean serviceDegraded, long now) {
     ObjectNode reply = Json.object();
     reply.put("limiter", entry.name());
     ArrayNode all = reply.putArray("decisions");
     for (int i = 0; i < keys.size(); i++) {
       Decision d = decisions.get(i);
-      service.metrics().decision(entry.name(), d.allowed(), degraded);
-      decision(all.addObject(), entry, keys.get(i), permits, d, degraded, now);
+      Answer a = answer(d, serviceDegraded);
+      service.metrics().decision(entry.name(), d.allowed(), a.degraded);
+      decision(all.addObject(), entry, keys.get(i), permits, d, a, now);
     }
     Replies.json(ctx, 200, reply);
   }

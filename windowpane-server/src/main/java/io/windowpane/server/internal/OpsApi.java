@@ -1,17 +1,24 @@
 package io.windowpane.server.internal;
 
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.javalin.config.RoutesConfig;
 import io.javalin.http.Context;
+import io.windowpane.Failover;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.time.Instant;
+import java.util.Locale;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 /**
  * Operations: {@code /health} (readiness: does the backend answer), {@code /health/live},
- * {@code /metrics} (Prometheus) and {@code /v1/openapi.yaml}.
+ * {@code /metrics} (Prometheus) and {@code /v1/openapi.yaml}. Over a failover chain,
+ * {@code /health} asks the chain, whose own probes keep each member's state: 200 while a member
+ * takes writes ({@code "degraded"} when it is not the first), 503 when none does, and every
+ * member's state in {@code chain}.
  */
 final class OpsApi {
 
@@ -39,10 +46,12 @@ final class OpsApi {
   }
 
   private void health(Context ctx) {
+    Failover chain = service.chain().orElse(null);
     long start = System.nanoTime();
     CompletableFuture<Void> probe;
     try {
-      probe = service.windowpane().probeAsync().toCompletableFuture();
+      probe = (chain != null ? chain.probe() : service.windowpane().probeAsync())
+          .toCompletableFuture();
     } catch (RuntimeException e) {
       probe = CompletableFuture.failedFuture(e);
     }
@@ -50,9 +59,14 @@ final class OpsApi {
     ctx.future(() -> bounded.handle((ok, failure) -> {
       long nanos = System.nanoTime() - start;
       service.metrics().backend("probe", failure == null, nanos);
+      boolean degraded = chain != null && chain.degraded(); // read once: one answer
       ObjectNode body = Json.object();
-      body.put("status", failure == null ? "up" : "down");
+      body.put("status", failure != null ? "down" : degraded ? "degraded" : "up");
       body.put("engine", service.engineName());
+      if (chain != null) {
+        body.put("active", chain.activeEngine());
+        body.put("degraded", degraded);
+      }
       ObjectNode backend = body.putObject("backend");
       backend.put("status", failure == null ? "up" : "down");
       if (failure == null) {
@@ -62,9 +76,26 @@ final class OpsApi {
         backend.put("error", cause instanceof java.util.concurrent.TimeoutException
             ? "no answer within " + PROBE_TIMEOUT_MILLIS + " ms" : String.valueOf(cause.getMessage()));
       }
+      if (chain != null) {
+        members(body.putArray("chain"), chain);
+      }
       Replies.json(ctx, failure == null ? 200 : 503, body);
       return null;
     }));
+  }
+
+  /** Each member of {@code chain}, in order: health, signals, since when, pending replay. */
+  private static void members(ArrayNode out, Failover chain) {
+    for (Failover.MemberStatus m : chain.status()) {
+      ObjectNode member = out.addObject();
+      member.put("engine", m.engine());
+      member.put("health", m.health().name().toLowerCase(Locale.ROOT));
+      ArrayNode signals = member.putArray("signals");
+      m.signals().forEach(signal -> signals.add(signal.name().toLowerCase(Locale.ROOT)));
+      member.put("since", Instant.ofEpochMilli(m.sinceMillis()).toString());
+      member.put("replays", m.replays());
+      member.put("pendingReplay", m.pendingReplay());
+    }
   }
 
   private static byte[] resource(String path) {

@@ -3,16 +3,25 @@ package io.windowpane.server.internal;
 import io.javalin.Javalin;
 import io.javalin.http.Context;
 import io.javalin.http.HttpResponseException;
+import io.windowpane.Failover;
 import io.windowpane.MillisClock;
 import io.windowpane.Windowpane;
 import io.windowpane.server.config.EngineConfig.OnFailure;
 import io.windowpane.server.config.ServerConfig;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import org.eclipse.jetty.server.handler.GracefulHandler;
 
 /*
  * The service behind `windowpane serve`: one Javalin (Jetty 12) application over one Windowpane.
+ *
+ * Failover. Over a chain (io.windowpane.Failover), the library routes each call to the first
+ * healthy member and stamps each decision with the member that answered; when none can, the
+ * chain's own OnFailure (engine.onFailure) answers. The service then only relays: it has no
+ * degraded answer of its own (its onFailure is ERROR), replies carry Decision.engine() and
+ * degraded(), /health reports the members, and ServiceMetrics reads the chain on each scrape.
+ * Over a single engine, engine.onFailure is the service's own answer, as before chains existed.
  *
  * Request path. A handler looks the name up in the Catalog, reads and checks the whole body
  * (JsonBody; any refusal is an ApiError thrown before the engine is called, so a refused request
@@ -37,10 +46,18 @@ public final class Service {
   private final Limits limits;
   private final Auth auth;
   private final OnFailure onFailure;
+  private final Failover chain;
 
-  public Service(ServerConfig config, Windowpane windowpane, MillisClock clock,
+  /**
+   * The service over {@code windowpane}; {@code chain} is its engine when that is a failover
+   * chain (else null): then {@code /health} and {@code /metrics} report its members, and its
+   * own last resort answers when no member can, so the service adds no degraded answer of its
+   * own.
+   */
+  public Service(ServerConfig config, Windowpane windowpane, Failover chain, MillisClock clock,
       ServiceMetrics metrics) {
     this.windowpane = windowpane;
+    this.chain = chain;
     this.clock = clock;
     this.metrics = metrics;
     this.limits = new Limits(config.maxBodyBytes(), config.maxKeyLength(), config.maxBatch());
@@ -48,7 +65,10 @@ public final class Service {
     this.backend = new Backend(metrics, replies);
     this.catalog = new Catalog(windowpane, config.limiters(), config.counters(), config.stats());
     this.auth = new Auth(config.tokens());
-    this.onFailure = config.engine().onFailure();
+    this.onFailure = chain != null ? OnFailure.ERROR : config.engine().onFailure();
+    if (chain != null) {
+      metrics.failover(chain);
+    }
   }
 
   /** The Javalin application, not started; {@code routes} receives "METHOD path" of each. */
@@ -152,7 +172,13 @@ public final class Service {
     return limits;
   }
 
+  /** The service's own answer to a failed acquire: {@code ERROR} over a chain. */
   OnFailure onFailure() {
     return onFailure;
+  }
+
+  /** The failover chain, or empty for a single engine. */
+  Optional<Failover> chain() {
+    return Optional.ofNullable(chain);
   }
 }

@@ -1,6 +1,8 @@
 package io.windowpane.server.internal;
 
 import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
 import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
@@ -9,10 +11,13 @@ import io.micrometer.core.instrument.binder.system.ProcessorMetrics;
 import io.micrometer.core.instrument.binder.system.UptimeMetrics;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.windowpane.Failover;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.TimeUnit;
+import java.util.function.ToDoubleFunction;
 
 /**
  * The service's meters, in Prometheus form at {@code /metrics}:
@@ -22,6 +27,11 @@ import java.util.concurrent.TimeUnit;
  *   <li>{@code windowpane_backend_seconds{operation, outcome}}: time from calling the engine to
  *       its answer, as a histogram (buckets from 100 µs to 5 s);
  *   <li>{@code windowpane_errors_total{error}}: refused or failed requests by error code;
+ *   <li>with a failover chain ({@link #failover}): {@code windowpane_failover_health{engine}}
+ *       (0 up, 1 read_only, 2 down), {@code windowpane_failover_active{engine}} (1 for the member
+ *       taking writes), and the chain's own counters {@code windowpane_failover_trips_total},
+ *       {@code _recoveries_total}, {@code _replayed_events_total},
+ *       {@code _dropped_events_total}, {@code _lost_events_total};
  *   <li>JVM memory, GC, threads, CPU and uptime.
  * </ul>
  *
@@ -93,6 +103,61 @@ public final class ServiceMetrics implements AutoCloseable {
             .tag("error", code)
             .register(registry))
         .increment();
+  }
+
+  /**
+   * Reports {@code chain}'s members and counters; each meter reads the chain when scraped
+   * (a snapshot of a few fields), so nothing is pushed from the chain's thread. The counters
+   * hold the chain weakly, as Micrometer does; the server holds it while it runs.
+   */
+  public void failover(Failover chain) {
+    List<Failover.MemberStatus> members = chain.status();
+    for (int i = 0; i < members.size(); i++) {
+      int index = i;
+      String engine = members.get(i).engine();
+      Gauge.builder("windowpane.failover.health", chain,
+              c -> healthLevel(c.status().get(index).health()))
+          .description("Health of a chain member: 0 up, 1 read_only, 2 down")
+          .tag("engine", engine)
+          .strongReference(true)
+          .register(registry);
+      Gauge.builder("windowpane.failover.active", chain,
+              c -> c.activeEngine().equals(engine) ? 1 : 0)
+          .description("1 for the chain member that takes writes now, else 0")
+          .tag("engine", engine)
+          .strongReference(true)
+          .register(registry);
+    }
+    functionCounter("trips", "Members tripped (up to read_only or down)", chain,
+        c -> c.stats().trips());
+    functionCounter("recoveries", "Members back up after probes and replay", chain,
+        c -> c.stats().recoveries());
+    functionCounter("replayed.events", "Events taken by a fallback and replayed into a"
+        + " recovered member", chain, c -> c.stats().replayedEvents());
+    functionCounter("dropped.events", "Journaled events no window held any more at replay",
+        chain, c -> c.stats().droppedEvents());
+    functionCounter("lost.events", "Events taken by a fallback that will never be replayed"
+        + " (journal full, or a member that takes no replay)", chain,
+        c -> c.stats().lostEvents());
+  }
+
+  private void functionCounter(String name, String description, Failover chain,
+      ToDoubleFunction<Failover> count) {
+    FunctionCounter.builder("windowpane.failover." + name, chain, count)
+        .description(description)
+        .register(registry);
+  }
+
+  /** 0 up, 1 read_only, 2 down. */
+  static int healthLevel(Failover.Health health) {
+    switch (health) {
+      case UP:
+        return 0;
+      case READ_ONLY:
+        return 1;
+      default:
+        return 2;
+    }
   }
 
   /** The Prometheus text exposition of every meter. */

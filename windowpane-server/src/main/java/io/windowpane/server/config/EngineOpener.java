@@ -1,0 +1,80 @@
+package io.windowpane.server.config;
+
+import io.windowpane.Failover;
+import io.windowpane.OnFailure;
+import io.windowpane.Windowpane;
+import io.windowpane.redis.RedisEngine;
+import io.windowpane.server.config.EngineConfig.Kind;
+import io.windowpane.spi.Engine;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Builds the engines an {@link EngineConfig} names. A chain's members are built in order; if one
+ * fails (Redis unreachable), those already built are closed before the failure goes up, so a
+ * service that cannot start leaves no connection or thread behind.
+ */
+final class EngineOpener {
+
+  private EngineOpener() {}
+
+  static Engine open(EngineConfig config) {
+    if (!config.chain()) {
+      return member(config, config.kind());
+    }
+    List<Engine> members = new ArrayList<>();
+    try {
+      for (Kind kind : config.engines()) {
+        members.add(member(config, kind));
+      }
+      return config.failover().applyTo(Failover.chain(members))
+          .onFailure(OnFailure.valueOf(config.onFailure().name()))
+          .build();
+    } catch (RuntimeException e) {
+      for (Engine built : members) {
+        try {
+          built.close();
+        } catch (RuntimeException suppressed) {
+          e.addSuppressed(suppressed);
+        }
+      }
+      throw e;
+    }
+  }
+
+  private static Engine member(EngineConfig config, Kind kind) {
+    switch (kind) {
+      case REDIS:
+        return redis(config.redis());
+      case ETCD:
+        return config.etcd().builder().build();
+      default:
+        Windowpane.LocalBuilder local = Windowpane.localBuilder();
+        config.localMaxKeys().ifPresent(local::maxKeys);
+        return local.buildEngine();
+    }
+  }
+
+  private static Engine redis(RedisSettings redis) {
+    RedisEngine.Builder b = RedisEngine.builder();
+    if (redis.cluster()) {
+      b.cluster(redis.uris().toArray(new String[0]));
+    } else {
+      b.uri(redis.uris().get(0));
+    }
+    if (redis.username() != null) {
+      b.username(redis.username());
+    }
+    if (redis.password() != null) {
+      b.password(redis.password());
+    }
+    if (redis.database() != null) {
+      b.database(redis.database());
+    }
+    b.timeout(redis.timeout()).connectTimeout(redis.connectTimeout()).scripts(redis.scripts());
+    if (redis.clientTime()) {
+      b.clientTime();
+    }
+    return b.build();
+  }
+}
