@@ -27,9 +27,10 @@ import org.junit.jupiter.api.Test;
  * redis-server: killed (SIGKILL) and restarted, hung (SIGSTOP) then resumed (SIGCONT), and
  * slowed by latency above the threshold. In each: no caller sees an exception, no call waits
  * longer than the call timeout plus {@link #SCHEDULING_ALLOWANCE_MILLIS}, the chain recovers by
- * itself, and after recovery Redis holds exactly the events recorded: exact when Redis kept its
- * data, otherwise within the calls that waited past the timeout (they may have landed on Redis
- * as well, docs/failover.md "What replay cannot fix").
+ * itself, and after recovery Redis holds the events recorded: all of them and at most the calls
+ * in flight at the fault once more (a call that waited past the timeout, or that Lettuce re-sent
+ * after reconnecting, may have landed on Redis as well: docs/failover.md "What replay cannot
+ * fix").
  *
  * <p>Windows are 60 s long with 1 s panes and each test lasts a few seconds, so no event leaves
  * the window before the counts are checked.
@@ -83,7 +84,7 @@ class RedisFailoverFaultIT {
   }
 
   @Test
-  void killedAndRestarted_noCallerFails_andTheNewServerHoldsExactlyWhatTheFallbackTook()
+  void killedAndRestarted_noCallerFails_andTheNewServerHoldsWhatTheFallbackTook()
       throws Exception {
     RedisServer first = closing(RedisServer.start());
     FaultProxy proxy = closing(FaultProxy.start(first.host(), first.port()));
@@ -94,7 +95,8 @@ class RedisFailoverFaultIT {
 
     first.kill();
     long mark = load.mark();
-    await("the local engine answering", () -> chain.activeEngine().equals("local"), 2_000);
+    await("the local engine answering", () -> chain.activeEngine().equals("local")
+        && load.firstLocalAfterMarkNanos.get() != Long.MAX_VALUE, 2_000);
     long detectMillis = (load.firstLocalAfterMarkNanos.get() - mark) / 1_000_000;
     await("an outage under load", () -> load.allowedByLocal() > 300, 5_000);
 
@@ -117,9 +119,12 @@ class RedisFailoverFaultIT {
         .isLessThanOrEqualTo(CALL_TIMEOUT_MILLIS + SCHEDULING_ALLOWANCE_MILLIS);
     for (String key : FailoverLoad.KEYS) {
       FailoverLoad.Tally t = load.tallies.get(key);
+      // Lettuce re-sends the commands in flight when the connection dropped once it reconnects
+      // (at-least-once), here to the new server: a call the chain answered from the local
+      // engine may land there too
       long held = t.allowedByLocal.sum() + t.allowedByPrimaryAfterMark.sum();
       assertThat(limiter.tryAcquire(key).remaining()).as(key)
-          .isEqualTo(LIMIT - held - 1);
+          .isBetween(LIMIT - held - t.allowedInFlightAtMark.sum() - 1, LIMIT - held - 1);
     }
     assertThat(chain.stats().lostEvents()).isZero();
     assertThat(changes).anyMatch(c -> c.startsWith("redis UP->DOWN"))
@@ -137,7 +142,8 @@ class RedisFailoverFaultIT {
 
     long mark = load.mark();
     server.pause();
-    await("the local engine answering", () -> chain.activeEngine().equals("local"), 2_000);
+    await("the local engine answering", () -> chain.activeEngine().equals("local")
+        && load.firstLocalAfterMarkNanos.get() != Long.MAX_VALUE, 2_000);
     long detectMillis = (load.firstLocalAfterMarkNanos.get() - mark) / 1_000_000;
     await("an outage under load", () -> load.allowedByLocal() > 300, 5_000);
     server.resume();
@@ -199,6 +205,6 @@ class RedisFailoverFaultIT {
   /** Waits until the chain's thread has replayed the last stragglers into Redis. */
   private void drained() throws InterruptedException {
     await("replay drained", () -> chain.status().get(0).pendingReplay() == 0
-        && chain.activeEngine().equals("redis"), 5_000);
+        && chain.activeEngine().equals("redis"), 10_000);
   }
 }

@@ -318,9 +318,28 @@ public final class Chain {
     }
     int w = next(true, 0);
     if (w >= 0 && members[w].replays) {
-      work.add(replayInto(w).exceptionally(e -> 0L));
+      Member writer = members[w];
+      work.add(replayInto(w).exceptionally(e -> {
+        logReplayFailure(writer, e);
+        return 0L;
+      }));
     }
     return CompletableFuture.allOf(work.toArray(new CompletableFuture<?>[0]));
+  }
+
+  private String lastReplayFailure = "";
+  private long lastReplayFailureNanos;
+
+  /** Logs a failed replay of stragglers: each new cause at once, a repeated one every 10 s. */
+  private void logReplayFailure(Member m, Throwable e) {
+    String cause = String.valueOf(unwrap(e));
+    long now = System.nanoTime();
+    if (!cause.equals(lastReplayFailure) || now - lastReplayFailureNanos > 10_000_000_000L) {
+      lastReplayFailure = cause;
+      lastReplayFailureNanos = now;
+      LOG.log(Level.WARNING, "failover: replay into {0} failed, retried next round: {1}",
+          m.name, cause);
+    }
   }
 
   private CompletableFuture<Void> healthProbe(Member m) {

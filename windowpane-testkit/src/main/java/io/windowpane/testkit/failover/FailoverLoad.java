@@ -30,6 +30,8 @@ public final class FailoverLoad implements AutoCloseable {
     public final LongAdder slowAllowed = new LongAdder();
     public final LongAdder allowedByLocal = new LongAdder();
     public final LongAdder allowedByPrimaryAfterMark = new LongAdder();
+    /** Allowed decisions that were in flight at the mark: started before it, answered after. */
+    public final LongAdder allowedInFlightAtMark = new LongAdder();
   }
 
   public final Map<String, Tally> tallies = new ConcurrentHashMap<>();
@@ -88,12 +90,16 @@ public final class FailoverLoad implements AutoCloseable {
             tally.slowAllowed.increment();
           }
           String engine = d.engine().orElse("?");
+          long mark = markNanos;
+          if (t0 <= mark && t1 > mark) {
+            tally.allowedInFlightAtMark.increment();
+          }
           if (engine.equals("local")) {
             tally.allowedByLocal.increment();
-            if (t0 > markNanos) {
+            if (t1 > mark) {
               firstLocalAfterMarkNanos.accumulateAndGet(t1, Math::min);
             }
-          } else if (engine.equals(primary) && t0 > markNanos) {
+          } else if (engine.equals(primary) && t0 > mark) {
             tally.allowedByPrimaryAfterMark.increment();
           }
         }
