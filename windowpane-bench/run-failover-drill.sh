@@ -1,0 +1,95 @@
+#!/usr/bin/env bash
+# Builds windowpane-bench and runs the failover drill (io.windowpane.bench.failover.FailoverDrill):
+# a failover chain (Redis through a fault proxy, then the local engine, default options) under
+# constant paced load while real redis-server processes are killed and restarted, hung and
+# resumed, and a fleet of 4 chains loses its shared Redis. See docs/benchmarks.md, "Failover
+# drill", for what is measured and the goals.
+#
+# Usage, from the repository root:
+#
+#     windowpane-bench/run-failover-drill.sh [FailoverDrill options]
+#
+# With the defaults (5 kill trials, 3 hang trials, the fleet; 8 threads, 10,000 decisions/s over
+# 4,096 keys) the drill itself takes about 1.5 minutes, plus the build. Options (defaults in
+# brackets): --threads [8], --rate [10000], --keys [4096], --healthy/--down/--after [3s each, the
+# first trial of each kind], --repeat-phase [1s, the later trials], --kill-trials [5],
+# --hang-trials [3], --fleet-nodes [4], --fleet-limit [1000], --fleet-offer [2.0],
+# --fleet-healthy [3s], --fleet-outage [4s], --fleet-after [3s], --scenarios [kill,hang,fleet],
+# --budget [150s: later trials are skipped rather than overrun it], --out DIR.
+#
+# Output: windowpane-bench/results/failover-drill-DATE/ (drill.json, summary.md,
+# timeline-kill.md, timeline-hang.md, failover-drill.png, failover-drill-hang.png, output.txt,
+# tree.txt: the git status of the code measured), one line in results/runs.log, and the kill
+# timeline's plot copied to docs/img/failover-drill.png (unless WINDOWPANE_DRILL_NO_DOCS_PNG=1).
+#
+# Everything the drill starts (redis-server processes, proxies, threads) is its own and stops
+# with it; the JVM is bounded by `timeout` (the budget plus 90 s) and its watchdog. Set
+# WINDOWPANE_BENCH_JAR to run a given jar (the build is then skipped); otherwise the freshly built
+# jar is copied to a temporary file first, so a concurrent build in this shared work tree cannot
+# replace it mid-run.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+# The code measured, before this script writes anything. Results are output, not code.
+commit="$(git rev-parse --short HEAD 2>/dev/null || echo unknown)"
+tree="$(git status --porcelain -- . ':(exclude)windowpane-bench/results' ':(exclude)docs/img' 2>/dev/null || true)"
+if [[ -n "$tree" ]]; then
+  commit="$commit+dirty"
+fi
+
+if [[ -n "${WINDOWPANE_BENCH_JAR:-}" ]]; then
+  JAR="$WINDOWPANE_BENCH_JAR"
+else
+  mvn -B -q -pl windowpane-bench -am package -DskipTests -Dexec.skip=true
+  JAR="$(mktemp /tmp/failover-drill-XXXXXX.jar)"
+  trap 'rm -f "$JAR"' EXIT
+  cp windowpane-bench/target/benchmarks.jar "$JAR"
+fi
+
+args=("$@")
+out=""
+budget=150
+for ((i = 0; i < ${#args[@]}; i++)); do
+  if [[ "${args[i]}" == "--out" && $((i + 1)) -lt ${#args[@]} ]]; then
+    out="${args[i + 1]}"
+  fi
+  if [[ "${args[i]}" == "--budget" && $((i + 1)) -lt ${#args[@]} ]]; then
+    budget="$(sed -E 's/s$//' <<<"${args[i + 1]}")"
+  fi
+done
+if [[ -z "$out" ]]; then
+  out="windowpane-bench/results/failover-drill-$(date -u +%Y%m%d-%H%M%S)"
+  args+=(--out "$out")
+fi
+mkdir -p "$out"
+name="$(basename "$out")"
+{
+  echo "code $commit; jar $JAR (sha256 $(sha256sum "$JAR" | cut -c1-16)...)"
+  echo "git status --porcelain (results and docs/img left out):"
+  echo "${tree:-(clean)}"
+} >"$out/tree.txt"
+
+echo "failover drill: code $commit, $(nproc) processors, uptime: $(uptime)" | tee "$out/output.txt"
+set +e
+timeout --kill-after=10 "$((${budget%.*} + 90))" \
+  java -Xms1g -Xmx1g -XX:+AlwaysPreTouch -Djava.awt.headless=true \
+  -Dwindowpane.bench.commit="$commit" \
+  -cp "$JAR" io.windowpane.bench.failover.FailoverDrill "${args[@]}" 2>&1 | tee -a "$out/output.txt"
+status=${PIPESTATUS[0]}
+set -e
+echo "uptime after: $(uptime)" | tee -a "$out/output.txt"
+
+if [[ $status -ne 0 ]]; then
+  echo "$(date -u +%H:%M:%S) $name: run-failover-drill.sh $* on $commit FAILED (exit $status)" \
+    >>windowpane-bench/results/runs.log
+  exit "$status"
+fi
+echo "$(date -u +%H:%M:%S) $name: run-failover-drill.sh $* on $commit; $(cat "$out/runs-line.txt")" \
+  >>windowpane-bench/results/runs.log
+rm -f "$out/runs-line.txt"
+if [[ "${WINDOWPANE_DRILL_NO_DOCS_PNG:-0}" != 1 && -f "$out/failover-drill.png" ]]; then
+  mkdir -p docs/img
+  cp "$out/failover-drill.png" docs/img/failover-drill.png
+  echo "plot copied to docs/img/failover-drill.png"
+fi
+echo "results in $out"
