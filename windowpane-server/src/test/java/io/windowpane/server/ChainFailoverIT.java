@@ -29,10 +29,13 @@ class ChainFailoverIT {
         "    uri: " + redis.uri(),
         "    timeout: 1s",
         "    connectTimeout: 5s", // a cold JVM on a busy machine: the first connect is slow
+        // Generous timeouts: a killed Redis refuses at once, so detection stays fast, while a
+        // busy 2-core machine does not trip a live Redis by a slow probe or call.
         "  failover:",
         "    probeInterval: 50ms",
-        "    probeTimeout: 100ms",
-        "    callTimeout: 100ms",
+        "    probeTimeout: 1s",
+        "    callTimeout: 1s",
+        "    latencyThreshold: 1s",
         "limiters:",
         "  demo:",
         "    - name: demo",
@@ -47,6 +50,7 @@ class ChainFailoverIT {
     try (WindowpaneServer server = WindowpaneServer.start(
         ServerConfig.parse(config(redis), "chain.yaml"))) {
       Http http = new Http(server.url());
+      ChainApiTest.await(http, "/health", h -> h.json().path("active").asText().equals("redis"));
       Reply before = http.post("/v1/limiters/demo/acquire", "{\"key\":\"alice\"}");
       assertThat(before.status()).isEqualTo(200);
       assertThat(before.json().path("engine").asText()).isEqualTo("redis");
