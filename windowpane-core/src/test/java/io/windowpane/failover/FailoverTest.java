@@ -346,6 +346,27 @@ class FailoverTest {
   }
 
   @Test
+  void lastMemberTimingOut_stillGetsOnFailure_andErrorRaisesATimeout() {
+    FaultyEngine second = new FaultyEngine("etcd", clock);
+    for (OnFailure policy : OnFailure.values()) {
+      Failover f = Failover.chain(second).background(false).onFailure(policy)
+          .callTimeout(Duration.ofMillis(20)).build();
+      try (Windowpane w = Windowpane.using(f)) {
+        RateLimiter api = w.limiter("api", Limit.of(10, TEN_SECONDS));
+        second.fault = FaultyEngine.Fault.HANG;
+        if (policy == OnFailure.ERROR) {
+          assertThatThrownBy(() -> api.tryAcquire("k"))
+              .isInstanceOf(io.windowpane.WindowpaneTimeoutException.class)
+              .hasMessageContaining("etcd did not answer within the call timeout of 20 ms");
+        } else {
+          assertThat(api.tryAcquire("k").engine()).contains("none");
+        }
+      }
+      second.fault = FaultyEngine.Fault.NONE;
+    }
+  }
+
+  @Test
   void locks_failClosedWhileThePrimaryIsNotUp() {
     build(builder());
     tripByFailures();

@@ -9,6 +9,7 @@ import io.windowpane.Quota;
 import io.windowpane.StatsSpec;
 import io.windowpane.WindowSpec;
 import io.windowpane.WindowpaneException;
+import io.windowpane.WindowpaneTimeoutException;
 import io.windowpane.spi.CounterStore;
 import io.windowpane.spi.Engine;
 import io.windowpane.spi.LimiterStore;
@@ -215,6 +216,10 @@ public final class Chain {
         return CompletableFuture.completedFuture(new Answer<>(i, v));
       }
       Throwable cause = unwrap(e);
+      if (cause instanceof java.util.concurrent.TimeoutException) {
+        cause = new WindowpaneTimeoutException(m.name + " did not answer within the call timeout of "
+            + settings.callTimeoutMillis() + " ms", cause);
+      }
       if (isRefusal(cause)) {
         m.answered(nanos);
         return CompletableFuture.<Answer<T>>failedFuture(cause);
