@@ -47,8 +47,11 @@ import java.util.concurrent.CompletionStage;
  *
  * <p>Failures. Backend failures surface as {@link io.windowpane.WindowpaneException} (a timeout
  * as {@link io.windowpane.WindowpaneTimeoutException}) within the configured timeout; commands
- * are not buffered while the connection is down. Thread-safe: one multiplexed connection serves
- * every thread.
+ * are not buffered while the connection is down: they fail at once. The connection comes back by
+ * itself, with pauses between attempts doubling from 1 ms to at most 500 ms (Lettuce's default
+ * goes up to 30 s), so calls work again within about half a second of Redis answering after a
+ * restart (the library is reloaded by the first call that misses it). Thread-safe: one
+ * multiplexed connection serves every thread.
  */
 public final class RedisEngine implements Engine {
 
@@ -291,12 +294,6 @@ public final class RedisEngine implements Engine {
     }
 
     /**
-     * With client time ({@link #clientTime()}, {@link #clock}): how much longer than their
-     * logical expiry keys live in Redis (default 1 s; 0 to 366 days). Answers always follow the
-     * logical expiry; the grace only covers a client clock that does not run exactly with the
-     * server's, so that live state is never dropped early. Ignored with server time.
-     */
-    /**
      * Lock mode, for migrating from the lock-guarded sorted-set design: counters and limiters
      * take a Redis lock per key ({@code wp_lock}), read and trim a sorted set of events, decide
      * in the client, record with {@code ZADD}, and release the lock: 4 to 5 round trips and a
@@ -310,6 +307,12 @@ public final class RedisEngine implements Engine {
       return this;
     }
 
+    /**
+     * With client time ({@link #clientTime()}, {@link #clock}): how much longer than their
+     * logical expiry keys live in Redis (default 1 s; 0 to 366 days). Answers always follow the
+     * logical expiry; the grace only covers a client clock that does not run exactly with the
+     * server's, so that live state is never dropped early. Ignored with server time.
+     */
     public Builder expiryGrace(Duration grace) {
       if (grace == null || grace.isNegative() || grace.toMillis() > 366L * 24 * 3600 * 1000) {
         throw new IllegalArgumentException("expiryGrace must be in [0, 366 days], was " + grace);
@@ -318,7 +321,12 @@ public final class RedisEngine implements Engine {
       return this;
     }
 
-    /** Connects, loads the function library where needed, and returns the engine. */
+    /**
+     * Connects, loads the function library where needed, and returns the engine. The client
+     * reconnects by itself after a lost connection, pausing between attempts 1 ms, 2 ms, 4 ms
+     * and so on up to 500 ms (not Lettuce's default 30 s), and rejects calls at once while
+     * disconnected instead of queueing them.
+     */
     public RedisEngine build() {
       if (uris.isEmpty()) {
         throw new IllegalStateException("set uri(...) or cluster(...) before build()");

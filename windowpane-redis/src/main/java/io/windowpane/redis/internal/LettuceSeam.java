@@ -21,6 +21,8 @@ import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import io.lettuce.core.cluster.models.partitions.RedisClusterNode;
 import io.lettuce.core.codec.StringCodec;
+import io.lettuce.core.resource.ClientResources;
+import io.lettuce.core.resource.Delay;
 import io.windowpane.WindowpaneException;
 import io.windowpane.redis.ScriptMode;
 import java.time.Duration;
@@ -40,6 +42,13 @@ import java.util.function.Supplier;
  * connection is down are rejected at once (DisconnectedBehavior.REJECT_COMMANDS) instead of being
  * buffered, so a dead Redis costs at most the timeout, never a hang.
  *
+ * Reconnecting. Lettuce reconnects a lost connection by itself, after delays that by default
+ * double from 1 ms up to 30 s: after a restart a few seconds long, the connection would come back
+ * seconds after Redis did, and every call meanwhile fails at once (REJECT_COMMANDS). The engine
+ * gives its client its own resources whose delay doubles the same way but stops at
+ * RECONNECT_DELAY_CAP (500 ms), so calls work again within about half a second of Redis
+ * answering; attempts against a dead local port cost a refused connect each, two a second.
+ *
  * Lettuce 7's maintenance notifications (a Redis Cloud feature probed at every handshake) are
  * switched off: they cost a command per connection and log a line per connection elsewhere.
  *
@@ -50,6 +59,9 @@ import java.util.function.Supplier;
  * NOSCRIPT is repeated once with EVAL, which caches the script on that node again.
  */
 public final class LettuceSeam implements RedisSeam {
+
+  /** The longest pause between two reconnection attempts (Lettuce's default: 30 s). */
+  static final Duration RECONNECT_DELAY_CAP = Duration.ofMillis(500);
 
   private static final int TRY_AGAIN_ATTEMPTS = 40;
   private static final long TRY_AGAIN_PAUSE_MILLIS = 5;
@@ -76,7 +88,7 @@ public final class LettuceSeam implements RedisSeam {
   /** Connects to one Redis server (or a replica set's primary). */
   public static LettuceSeam standalone(RedisURI uri, Duration timeout, Duration connectTimeout,
       ScriptMode mode, FunctionLibrary library) {
-    RedisClient client = RedisClient.create();
+    RedisClient client = RedisClient.create(resources());
     try {
       client.setOptions(ClientOptions.builder()
           .maintNotificationsConfig(MaintNotificationsConfig.disabled())
@@ -90,7 +102,7 @@ public final class LettuceSeam implements RedisSeam {
       return new LettuceSeam(client, connection, connection.async(),
           () -> List.of(connection.sync()), library, mode);
     } catch (RuntimeException e) {
-      client.shutdown(0, 0, TimeUnit.MILLISECONDS);
+      shutdown(client, 0, 0);
       throw RedisFailures.translate("cannot connect to Redis at " + uri.getHost() + ":"
           + uri.getPort(), e);
     }
@@ -99,7 +111,7 @@ public final class LettuceSeam implements RedisSeam {
   /** Connects to a Redis Cluster through any of its nodes. */
   public static LettuceSeam cluster(List<RedisURI> seeds, Duration timeout,
       Duration connectTimeout, ScriptMode mode, FunctionLibrary library) {
-    RedisClusterClient client = RedisClusterClient.create(seeds);
+    RedisClusterClient client = RedisClusterClient.create(resources(), seeds);
     try {
       ClusterClientOptions.Builder options = ClusterClientOptions.builder();
       options.maintNotificationsConfig(MaintNotificationsConfig.disabled()); // returns the base type
@@ -125,13 +137,35 @@ public final class LettuceSeam implements RedisSeam {
       };
       return new LettuceSeam(client, connection, connection.async(), primaries, library, mode);
     } catch (RuntimeException e) {
-      client.shutdown(0, 0, TimeUnit.MILLISECONDS);
+      shutdown(client, 0, 0);
       StringBuilder at = new StringBuilder(); // host:port only: never a password
       for (RedisURI seed : seeds) {
         at.append(at.length() == 0 ? "" : ", ").append(seed.getHost()).append(':')
             .append(seed.getPort());
       }
       throw RedisFailures.translate("cannot connect to the Redis Cluster at " + at, e);
+    }
+  }
+
+  /**
+   * The client's own threads and timers, with reconnection delays doubling from 1 ms to
+   * {@link #RECONNECT_DELAY_CAP}; shut down with the client ({@link #shutdown}).
+   */
+  private static ClientResources resources() {
+    return ClientResources.builder()
+        .reconnectDelay(Delay.exponential(Duration.ZERO, RECONNECT_DELAY_CAP, 2,
+            TimeUnit.MILLISECONDS))
+        .build();
+  }
+
+  /** Shuts {@code client} down, then the resources it was given (a client leaves them). */
+  private static void shutdown(AbstractRedisClient client, long quietMillis, long timeoutMillis) {
+    ClientResources resources = client.getResources();
+    try {
+      client.shutdown(quietMillis, timeoutMillis, TimeUnit.MILLISECONDS);
+    } finally {
+      resources.shutdown(quietMillis, timeoutMillis, TimeUnit.MILLISECONDS)
+          .awaitUninterruptibly(timeoutMillis + 1_000, TimeUnit.MILLISECONDS);
     }
   }
 
@@ -288,7 +322,7 @@ public final class LettuceSeam implements RedisSeam {
     try {
       connection.close();
     } finally {
-      client.shutdown(0, 2, TimeUnit.SECONDS);
+      shutdown(client, 0, 2_000);
     }
   }
 }
