@@ -52,6 +52,9 @@ import java.util.concurrent.CompletionStage;
  * goes up to 30 s), so calls work again within about half a second of Redis answering after a
  * restart (the library is reloaded by the first call that misses it). Thread-safe: one
  * multiplexed connection serves every thread.
+ *
+ * <p>Replay ({@link #replays()}): a failover chain's events recorded at their own times, each
+ * call atomic and idempotent per replay id (docs/redis-protocol.md, "Replay"), in every mode.
  */
 public final class RedisEngine implements Engine {
 
@@ -107,6 +110,24 @@ public final class RedisEngine implements Engine {
   @Override
   public Optional<LockStore> lockStore() {
     return Optional.of(stores.lockStore());
+  }
+
+  /**
+   * True: every store takes replayed events. A replay is one call of {@code wp_replay} (counters,
+   * limiters), {@code wp_replay_record} (histogram statistics) or {@code wp_replay_xrecord}
+   * (exact statistics), which records the events at {@code min(atMillis, now)} by the engine's
+   * time (the server's, or the client's in {@link Builder#clientTime()} and
+   * {@link Builder#clock} modes) in every window that still holds that instant, decides nothing,
+   * and keeps a marker {@code <first window key>:y:<replayId>} under the key's hash tag for the
+   * window's reach ({@code W + r}; 2W weighted) so that a repeat changes nothing. An exact
+   * statistics window that is full takes the values that fit and drops the rest (a replay never
+   * fails with {@link io.windowpane.CapacityExceededException}). In lock mode counters and
+   * limiters replay under the key's lock with {@code ZADD NX}, the member
+   * {@code r.<replayId>:<n>} being its own marker.
+   */
+  @Override
+  public boolean replays() {
+    return true;
   }
 
   /** Asks the server for its clock ({@code TIME}): one round trip, within the timeout. */

@@ -1,6 +1,6 @@
 #!lua name=windowpane
 --[[
-  windowpane function library, version 4 (layout format 1; histogram layout format 2).
+  windowpane function library, version 5 (layout format 1; histogram layout format 2).
 
   The protocol (function names, KEYS, ARGV, replies, error strings) is documented in
   docs/redis-protocol.md; any Redis client can call these functions with FCALL and get the
@@ -38,6 +38,8 @@
     exact     a sorted set of values (score = time, member = "seq:<value %.17g>", unique) and a
               meta hash: v, e, s (sequence), c (members held). Entries leaving the window are
               removed by the next record.
+    marker    (replays, version 5) a hash: v, e (logical expiry, ms), named after the first
+              window key + ":y:" + the replay id; its presence makes a repeated replay a no-op.
   Every key expires by itself: PEXPIRE to the window's logical expiry e, which lies within
   W + r of the last recorded event. Denied requests and reads never extend it. A key whose e has
   passed is treated as absent. Callers passing their own time may add a grace period to the
@@ -62,7 +64,7 @@
   docs/benchmarks.md.
 ]]
 
-local VERSION = 4
+local VERSION = 5
 local FORMAT = '1'
 local HFORMAT = '2' -- histograms: format 1 (no window aggregate) never shipped
 local TWO52 = 4503599627370496
@@ -433,14 +435,16 @@ function Log:countWith(n)
   return self.c + n
 end
 
-function Log:record(n)
+-- at: the event's time, now unless a replay gives an earlier one still in the window
+function Log:record(n, at)
   local now = self.now
+  at = at or now
   self.seq = self.seq + 1
   self.c = self.c + n
-  redis.call('ZADD', self.key, now, fmt(self.seq) .. ':' .. fmt(n))
-  local expiry = math.max(self.e or now, now + self.w + 1)
-  if not self.o or now < self.o then
-    self.o = now
+  redis.call('ZADD', self.key, at, fmt(self.seq) .. ':' .. fmt(n))
+  local expiry = math.max(self.e or at, at + self.w + 1)
+  if not self.o or at < self.o then
+    self.o = at
   end
   redis.call('HSET', self.meta, 's', self.seq, 'c', self.c, 'e', expiry, 'o', self.o, 'v', FORMAT)
   self.dirty = false
@@ -982,13 +986,10 @@ local function aggregate(agg, counts, order, goneCounts, goneOrder)
   end
 end
 
--- FCALL wp_record 2 <hash> <aggregate> <time|""> <W> <P> <accuracy> <minIndex> <span> <value>...
--- -> (integer) the count of the pane the values went to
-EXPORTS.wp_record = function(keys, args)
-  local now = now_ms(args[1])
-  checkKeys(keys, 2)
-  local w, p, lng, minIndex, span = histogramSpec(args, 2)
-  local values = batch(args, 7)
+-- records values in the pane of t (t = now for wp_record; a replay's earlier time for
+-- wp_replay_record, which has checked that the window still holds that pane): the key's
+-- liveness and the physical TTLs follow now, the pane written and a new head follow t
+local function hrecord(keys, now, t, w, p, lng, minIndex, span, values)
   local n = #values
   -- per bucket: how many of the values fall in it, in order of first appearance
   local counts, order = {}, {}
@@ -1016,7 +1017,7 @@ EXPORTS.wp_record = function(keys, args)
   end
 
   local key, agg, r = keys[1], keys[2], w / p
-  local cur = floordiv(now, r)
+  local cur = floordiv(t, r)
   local pane, slot = cur, cur - floordiv(cur, p) * p
   local f = hmget(key, slotFields(slot, order))
   checkFormat(f[1], key, HFORMAT)
@@ -1102,6 +1103,15 @@ EXPORTS.wp_record = function(keys, args)
     pexpire(agg, e - now)
   end
   return count
+end
+
+-- FCALL wp_record 2 <hash> <aggregate> <time|""> <W> <P> <accuracy> <minIndex> <span> <value>...
+-- -> (integer) the count of the pane the values went to
+EXPORTS.wp_record = function(keys, args)
+  local now = now_ms(args[1])
+  checkKeys(keys, 2)
+  local w, p, lng, minIndex, span = histogramSpec(args, 2)
+  return hrecord(keys, now, now, w, p, lng, minIndex, span, batch(args, 7))
 end
 
 -- The HMGET fields of a summary: v, e, h, then the scalars of slot S at 4 + 5 S (n, s, e, min,
@@ -1313,6 +1323,311 @@ EXPORTS.wp_xsummary = function(keys, args)
   return members
 end
 
+-- ---- replay -------------------------------------------------------------------------------
+--
+-- A failover chain replays into Redis the events a fallback engine took while Redis was down,
+-- with their own times. Each replay is one atomic call that decides nothing: the events go in
+-- at t = min(at, now), into the pane, fixed window or log position of t (not the newest), in
+-- every window that still holds t, past any limit (the fallback allowed them already). A window
+-- that no longer holds t (its pane has left; weighted: t is before the previous fixed window;
+-- log and exact: t <= now - W) takes nothing.
+--
+-- Idempotency. KEYS[1] is a marker, the first window key + ":y:" + the replay id (same hash
+-- tag): a hash with v and e, whose logical expiry e lies the windows' longest reach after now
+-- (W + r for panes and histograms, 2W weighted, W + 1 log and exact): past that no window can
+-- hold the replayed events, so a repeat would be dropped anyway. A call that finds a live marker
+-- changes nothing and answers -1; otherwise it records, sets the marker, and answers how many
+-- events it recorded (0: none, no window holds t any more). Like every function, a replay checks
+-- all arguments and every key's format before its first write.
+
+local MAX_ID = 64
+
+-- at and the replay id (args[2], args[3]); checks that keys[1] is keys[2]'s marker for that id.
+-- Returns t = min(at, now) and the marker key.
+local function replayArgs(keys, args, now)
+  local at = int(args[2], 'at', -TWO52, TWO52)
+  local id = args[3]
+  if id == nil or #id < 1 or #id > MAX_ID or not string.match(id, '^[%w_.:%-]+$') then
+    fail('WPARGS', 'replayId must be 1 to 64 characters of [A-Za-z0-9_.:-], was '
+      .. (id == nil and 'nil' or string.sub(id, 1, 80)))
+  end
+  if keys[2] == nil or keys[1] ~= keys[2] .. ':y:' .. id then
+    fail('WPARGS', 'the marker key (the first) must be the first window key + ":y:" + replayId, '
+      .. 'was ' .. tostring(keys[1]))
+  end
+  return math.min(at, now), keys[1]
+end
+
+-- whether the marker is live: a replay with this id landed within its reach
+local function replayed(marker, now)
+  local f = redis.call('HMGET', marker, 'v', 'e')
+  checkFormat(f[1], marker)
+  return f[1] and tonumber(f[2]) > now
+end
+
+local function mark(marker, now, reach)
+  redis.call('HSET', marker, 'v', FORMAT, 'e', now + reach)
+  pexpire(marker, reach)
+end
+
+-- Each window kind: at(...) reads (no write) and says whether the window holds t; apply(s, now,
+-- n) records n at t. Layouts and invariants are those of the live functions above.
+
+-- panes: the pane of t, pt, held while pt > (newest pane) - P, where the newest pane is now's
+-- or, for a caller whose clock lags, the head h
+local function panesAt(key, now, t, w, p)
+  local r = w / p
+  local s = {key = key, p = p, r = r, pt = floordiv(t, r), h = false, c = 0, e = false,
+    dead = false}
+  local cur = floordiv(now, r)
+  local f = redis.call('HMGET', key, 'v', 'e', 'h', 'c')
+  checkFormat(f[1], key)
+  if f[1] then
+    local e, h = tonumber(f[2]), tonumber(f[3])
+    -- live, some pane still in the window now, and some still in it once the head is at pt
+    if e > now and cur - h < p and s.pt - h < p then
+      s.e, s.h, s.c = e, h, tonumber(f[4])
+    else
+      s.dead = true -- the same as absent: replaced
+    end
+  end
+  s.holds = s.pt > math.max(cur, s.h or cur) - p
+  return s
+end
+
+local function panesApply(s, now, n)
+  local key, p, r, pt = s.key, s.p, s.r, s.pt
+  local h, c = s.h, s.c
+  if not h then
+    if s.dead then
+      redis.call('DEL', key)
+    end
+    h, c = pt, 0
+  end
+  local slot = pt - floordiv(pt, p) * p
+  local value
+  if pt > h then
+    -- the head moves on to pt, as wp_add at t would: panes (h - p, pt - p] leave, pt's slot
+    -- (pane pt - p) among them
+    local fields = {}
+    for q = h - p + 1, pt - p do
+      fields[#fields + 1] = q - floordiv(q, p) * p
+    end
+    local values = redis.call('HMGET', key, unpack(fields))
+    for i = 1, #values do
+      c = c - (tonumber(values[i]) or 0)
+    end
+    redis.call('HDEL', key, unpack(fields))
+    h, value = pt, n
+  else
+    -- pane pt is stored (h - p < pt <= h): its slot holds it or nothing
+    value = (tonumber(redis.call('HGET', key, slot)) or 0) + n
+  end
+  local expiry = (pt + p + 1) * r -- as wp_add at t; never earlier than the expiry already set
+  if s.e and s.e >= expiry then
+    redis.call('HSET', key, slot, value, 'c', c + n, 'h', h)
+  else
+    redis.call('HSET', key, slot, value, 'c', c + n, 'h', h, 'e', expiry, 'v', FORMAT)
+    pexpire(key, expiry - now)
+  end
+end
+
+-- weighted: t's fixed window kt, held while kt is the current fixed window k or the previous
+local function weightedAt(key, now, t, w)
+  local s = {key = key, w = w, kt = floordiv(t, w), k = floordiv(now, w), a = 0, b = 0,
+    e = false, dead = false}
+  local f = redis.call('HMGET', key, 'v', 'e', 'w', 'a', 'b')
+  checkFormat(f[1], key)
+  if f[1] then
+    if tonumber(f[2]) > now then
+      local k0 = tonumber(f[3])
+      s.e = tonumber(f[2])
+      if s.k <= k0 then
+        s.k, s.a, s.b = k0, tonumber(f[4]), tonumber(f[5]) -- a lagging caller: the newest
+      elseif s.k == k0 + 1 then
+        s.b = tonumber(f[4])
+      end
+    else
+      s.dead = true
+    end
+  end
+  s.holds = s.kt >= s.k - 1
+  return s
+end
+
+local function weightedApply(s, now, n)
+  if s.dead then
+    redis.call('DEL', s.key)
+  end
+  local a, b = s.a, s.b
+  if s.kt >= s.k then
+    a = a + n
+  else
+    b = b + n
+  end
+  local expiry = (s.kt + 2) * s.w
+  if s.e and s.e >= expiry then
+    redis.call('HSET', s.key, 'w', s.k, 'a', a, 'b', b)
+  else
+    redis.call('HSET', s.key, 'w', s.k, 'a', a, 'b', b, 'e', expiry, 'v', FORMAT)
+    pexpire(s.key, expiry - now)
+  end
+end
+
+-- log: held while t > now - W; recorded by Log:record at t
+local function logAt(key, meta, now, t, w)
+  checkFormat(redis.call('HGET', meta, 'v'), meta)
+  return {key = key, meta = meta, w = w, t = t, holds = t > now - w}
+end
+
+local function logApply(s, now, n)
+  Log.load(s.key, s.meta, now, s.w):record(n, s.t)
+end
+
+-- FCALL wp_replay <numkeys> <marker> <keys of window 1> <keys of window 2> ...
+--       <time|""> <at> <replayId> <n> <windows> then per window: <algorithm> <W> <P>
+-- -> n recorded in every window that holds t; 0 none holds it (dropped); -1 already replayed
+EXPORTS.wp_replay = function(keys, args)
+  local now = now_ms(args[1])
+  local t, marker = replayArgs(keys, args, now)
+  local n = int(args[4], 'n', 1, TWO52)
+  local count = int(args[5], 'windows', 1, 8)
+  local expected = 1
+  for j = 0, count - 1 do
+    expected = expected + keyCount(args[6 + j * 3])
+  end
+  checkKeys(keys, expected)
+  local specs, reach, k = {}, 0, 2
+  for j = 1, count do
+    local i = 6 + (j - 1) * 3
+    local algorithm = args[i]
+    local w = int(args[i + 1], 'window', 1, MAX_WINDOW)
+    local p = int(args[i + 2], 'panes', 1, 4096)
+    if algorithm == 'p' then
+      if w % p ~= 0 then
+        fail('WPARGS', 'panes must divide the window, was ' .. fmt(p) .. ' of ' .. fmt(w))
+      end
+      specs[j] = {algorithm, keys[k], w, p}
+      reach = math.max(reach, w + w / p)
+    elseif algorithm == 'w' then
+      specs[j] = {algorithm, keys[k], w}
+      reach = math.max(reach, 2 * w)
+    elseif algorithm == 'l' then
+      specs[j] = {algorithm, keys[k], w, keys[k + 1]}
+      reach = math.max(reach, w + 1)
+    else
+      fail('WPARGS', "algorithm must be 'p', 'w' or 'l', was " .. tostring(algorithm))
+    end
+    k = k + keyCount(algorithm)
+  end
+  if replayed(marker, now) then
+    return -1
+  end
+  local states, any = {}, false
+  for j = 1, count do
+    local spec = specs[j]
+    if spec[1] == 'p' then
+      states[j] = panesAt(spec[2], now, t, spec[3], spec[4])
+    elseif spec[1] == 'w' then
+      states[j] = weightedAt(spec[2], now, t, spec[3])
+    else
+      states[j] = logAt(spec[2], spec[4], now, t, spec[3])
+    end
+    any = any or states[j].holds
+  end
+  for j = 1, count do -- every check passed: the writes
+    if states[j].holds then
+      local kind = specs[j][1]
+      if kind == 'p' then
+        panesApply(states[j], now, n)
+      elseif kind == 'w' then
+        weightedApply(states[j], now, n)
+      else
+        logApply(states[j], now, n)
+      end
+    end
+  end
+  mark(marker, now, reach)
+  return any and n or 0
+end
+
+-- FCALL wp_replay_record 3 <marker> <hash> <aggregate> <time|""> <at> <replayId>
+--       <W> <P> <accuracy> <minIndex> <span> <value>...
+-- -> the number of values recorded in the pane of t; 0 that pane has left; -1 already replayed
+EXPORTS.wp_replay_record = function(keys, args)
+  local now = now_ms(args[1])
+  checkKeys(keys, 3)
+  local t, marker = replayArgs(keys, args, now)
+  local w, p, lng, minIndex, span = histogramSpec(args, 4)
+  local values = batch(args, 9)
+  if replayed(marker, now) then
+    return -1
+  end
+  local r = w / p
+  local newest = floordiv(now, r)
+  local f = redis.call('HMGET', keys[2], 'v', 'e', 'h')
+  checkFormat(f[1], keys[2], HFORMAT)
+  if f[1] and tonumber(f[2]) > now then
+    newest = math.max(newest, tonumber(f[3])) -- a lagging caller: the head
+  end
+  local held = floordiv(t, r) > newest - p
+  if held then
+    hrecord({keys[2], keys[3]}, now, t, w, p, lng, minIndex, span, values)
+  end
+  mark(marker, now, w + r)
+  return held and #values or 0
+end
+
+-- FCALL wp_replay_xrecord 3 <marker> <set> <meta> <time|""> <at> <replayId> <W> <maxValues>
+--       <value>...
+-- -> the number of values recorded at t: all of them, or as many as maxValues leaves room for
+--    (never WPFULL: the rest are dropped); 0 t <= now - W; -1 already replayed
+EXPORTS.wp_replay_xrecord = function(keys, args)
+  local now = now_ms(args[1])
+  checkKeys(keys, 3)
+  local t, marker = replayArgs(keys, args, now)
+  local w = int(args[4], 'window', 1, MAX_WINDOW)
+  local max = int(args[5], 'maxValues', 1, MAX_HELD)
+  local values = batch(args, 6)
+  if replayed(marker, now) then
+    return -1
+  end
+  local key, meta = keys[2], keys[3]
+  local f = redis.call('HMGET', meta, 'v', 'e', 's', 'c')
+  checkFormat(f[1], meta)
+  local stored = 0
+  if t > now - w then
+    local live = f[1] and tonumber(f[2]) > now
+    local seq, held, e = 0, 0, false
+    if live then
+      seq, held, e = tonumber(f[3]), tonumber(f[4]), tonumber(f[2])
+      held = held - redis.call('ZREMRANGEBYSCORE', key, '-inf', now - w)
+    elseif f[1] then
+      redis.call('DEL', key, meta)
+    end
+    stored = math.max(0, math.min(#values, max - held))
+    if stored > 0 then
+      local members = {}
+      for i = 1, stored do
+        members[2 * i - 1] = t
+        members[2 * i] = fmt(seq + i) .. ':' .. dstr(values[i])
+      end
+      chunked('ZADD', key, members)
+      seq, held = seq + stored, held + stored
+      local expiry = math.max(e or t, t + w + 1)
+      redis.call('HSET', meta, 's', seq, 'c', held, 'e', expiry, 'v', FORMAT)
+      if e ~= expiry then
+        pexpire(key, expiry - now)
+        pexpire(meta, expiry - now)
+      end
+    elseif live then
+      redis.call('HSET', meta, 'c', held)
+    end
+  end
+  mark(marker, now, w + 1)
+  return stored
+end
+
 -- ---- locks ------------------------------------------------------------------------------
 --
 -- A lock is taken like SET key token NX PX ttl, but as a hash so that a caller passing its own
@@ -1385,7 +1700,8 @@ EXPORTS.wp_unlock = function(keys, args)
 end
 
 local NAMES = {'wp_version', 'wp_add', 'wp_count', 'wp_acquire', 'wp_holds', 'wp_record',
-  'wp_xrecord', 'wp_lock', 'wp_renew', 'wp_unlock'}
+  'wp_xrecord', 'wp_lock', 'wp_renew', 'wp_unlock', 'wp_replay', 'wp_replay_record',
+  'wp_replay_xrecord'}
 local READ_ONLY = {'wp_summary', 'wp_xsummary'} -- FCALL_RO may call them, on replicas too
 
 if redis.register_function then

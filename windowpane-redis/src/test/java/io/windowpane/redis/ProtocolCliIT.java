@@ -94,7 +94,30 @@ class ProtocolCliIT {
           "wp1:c:{logins:alice}:l60000:m", Long.toString(T + 59_999), "l", "60000", "1"))
           .containsExactly("7");
       assertThat(logins.count("alice")).as("the events at T have left").isZero();
-      assertThat(cli("FCALL", "wp_version", "0")).containsExactly("4");
+      assertThat(cli("FCALL", "wp_version", "0")).containsExactly("5");
+    }
+  }
+
+  @Test
+  void replay_fromRedisCli_landsInThePaneOfItsTime_once() throws Exception {
+    ManualClock clock = ManualClock.at(T + 9_500);
+    try (Windowpane wp = TestEngines.standalone(redis, clock, ScriptMode.AUTO)) {
+      WindowCounter orders = wp.counter("orders", WindowSpec.panes(Duration.ofSeconds(10), 10));
+      assertThat(orders.add("shop:1")).isEqualTo(1);
+      String key = "wp1:c:{orders:shop:1}:p10000/10";
+      String[] replay = {"FCALL", "wp_replay", "2", key + ":y:batch-17", key,
+          Long.toString(T + 9_500), Long.toString(T + 500), "batch-17", "2", "1", "p", "10000",
+          "10"};
+      assertThat(cli(replay)).containsExactly("2");
+      assertThat(cli(replay)).as("already replayed: nothing changed").containsExactly("-1");
+      assertThat(orders.count("shop:1")).isEqualTo(3);
+      clock.set(T + 10_000);
+      assertThat(orders.count("shop:1")).as("the pane of T + 500 has left").isEqualTo(1);
+      replay[5] = Long.toString(T + 10_000);
+      replay[7] = "batch-18";
+      replay[3] = key + ":y:batch-18";
+      assertThat(cli(replay)).as("no window holds T + 500 any more: dropped")
+          .containsExactly("0");
     }
   }
 

@@ -11,6 +11,7 @@ import io.lettuce.core.ScoredValue;
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.SocketOptions;
 import io.lettuce.core.TimeoutOptions;
+import io.lettuce.core.ZAddArgs;
 import io.lettuce.core.api.StatefulConnection;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.sync.RedisCommands;
@@ -302,6 +303,15 @@ public final class LettuceSeam implements RedisSeam {
     CompletableFuture<Long> added = async.zadd(key, (double) score, member).toCompletableFuture();
     CompletableFuture<Boolean> expiring = async.pexpire(key, ttlMillis).toCompletableFuture();
     return added.thenCombine(expiring, (a, b) -> null);
+  }
+
+  @Override
+  public CompletableFuture<Boolean> zAddIfAbsentAndExpire(String key, long score, String member,
+      long ttlMillis) {
+    CompletableFuture<Long> added = async.zadd(key, ZAddArgs.Builder.nx(), (double) score,
+        member).toCompletableFuture();
+    CompletableFuture<Boolean> expiring = async.pexpire(key, ttlMillis).toCompletableFuture();
+    return added.thenCombine(expiring, (a, b) -> a != null && a == 1);
   }
 
   @Override

@@ -22,6 +22,12 @@ import java.util.concurrent.atomic.AtomicLong;
  * released. That is 4 to 5 round trips and a lock per decision where the functions take one
  * round trip and no lock. Keys: the set wp1:z:{<kind>:<name>:<key>} and its lock
  * wp1:l:{<kind>:<name>:<key>} share a hash slot. Statistics windows stay on the functions.
+ *
+ * A replay (a failover chain's, Engine.replays()) takes the lock too, and adds the events at
+ * min(at, now) with ZADD NX under the member r.<replayId>:<n>: the member is its own idempotency
+ * marker, for as long as the set keeps it (until no window reaches its time, when a repeat is
+ * dropped anyway), and one command both checks and records. The count is the part after the last
+ * ':' as for every member; "r." cannot begin a recorded member (hex id, then '.').
  */
 final class LockModeStores {
 
@@ -63,6 +69,34 @@ final class LockModeStores {
   private CompletableFuture<Void> record(String lockName, long now, long n, long horizon) {
     return Calls.translated(seam.zAddAndExpire(setKey(lockName), now, member(n),
         horizon + guard.graceMillis() + 1), "lock mode write");
+  }
+
+  /**
+   * Records {@code n} events at {@code min(atMillis, now)} under the key's lock, without deciding,
+   * unless none of {@code windows} still looks at that time; the set's ttl follows its newest
+   * event as a record's does.
+   */
+  private CompletionStage<Void> replay(String lockName, List<WindowSpec> windows, long horizon,
+      long n, long atMillis, String replayId) {
+    CompletableFuture<Void> refused = Replays.refuseId(replayId);
+    if (refused != null) {
+      return refused;
+    }
+    return guard.run(lockName, now -> {
+      long t = Math.min(atMillis, now);
+      boolean held = false;
+      for (WindowSpec spec : windows) {
+        held |= SortedSetWindows.holds(spec, t, now);
+      }
+      if (!held) {
+        return CompletableFuture.<Void>completedFuture(null);
+      }
+      return read(lockName, now, horizon).thenCompose(window -> {
+        long ttl = Math.max(t, window.newest()) + horizon + guard.graceMillis() + 1 - now;
+        return Calls.translated(seam.zAddIfAbsentAndExpire(setKey(lockName), t,
+            "r." + replayId + ':' + n, ttl), "lock mode replay").thenApply(added -> (Void) null);
+      });
+    });
   }
 
   /**
@@ -115,17 +149,25 @@ final class LockModeStores {
     public boolean holdsState(String key) {
       return holds(prefix + key, horizon);
     }
+
+    @Override
+    public CompletionStage<Void> replayAsync(String key, long n, long atMillis,
+        String replayId) {
+      return replay(prefix + key, List.of(spec), horizon, n, atMillis, replayId);
+    }
   }
 
   /** A limiter: every limit of the quota decided from one sorted set under the key's lock. */
   private final class Limiter implements LimiterStore {
     private final String prefix;
     private final List<Limit> limits;
+    private final List<WindowSpec> windows;
     private final long horizon;
 
     Limiter(String prefix, Quota quota) {
       this.prefix = prefix;
       this.limits = quota.limits();
+      this.windows = limits.stream().map(Limit::window).toList();
       long h = 0;
       for (Limit limit : limits) {
         h = Math.max(h, SortedSetWindows.horizon(limit.window()));
@@ -171,6 +213,12 @@ final class LockModeStores {
     @Override
     public boolean holdsState(String key) {
       return holds(prefix + key, horizon);
+    }
+
+    @Override
+    public CompletionStage<Void> replayAsync(String key, long permits, long atMillis,
+        String replayId) {
+      return replay(prefix + key, windows, horizon, permits, atMillis, replayId);
     }
   }
 }

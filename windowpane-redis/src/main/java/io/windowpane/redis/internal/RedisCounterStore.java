@@ -8,7 +8,8 @@ import java.util.concurrent.CompletionStage;
 
 /**
  * A sliding-window counter in Redis: {@code add} and {@code count} are one call each of
- * {@code wp_add} / {@code wp_count}; batches are pipelined; async forms never block.
+ * {@code wp_add} / {@code wp_count}, a replay one call of {@code wp_replay}; batches are
+ * pipelined; async forms never block.
  */
 final class RedisCounterStore implements CounterStore {
 
@@ -98,5 +99,11 @@ final class RedisCounterStore implements CounterStore {
   @Override
   public CompletionStage<List<Long>> countAllAsync(List<String> keys) {
     return Calls.translated(Calls.each(keys, this::countCall), "countAll");
+  }
+
+  @Override
+  public CompletionStage<Void> replayAsync(String key, long n, long atMillis, String replayId) {
+    return Replays.call(seam, "wp_replay", time, keys(key), atMillis, replayId,
+        Long.toString(n), "1", algorithm, windowMillis, panes);
   }
 }

@@ -11,7 +11,8 @@ import java.util.concurrent.CompletionStage;
 
 /**
  * A rate limiter in Redis: every decision, over every limit of the quota, is one call of
- * {@code wp_acquire}, which checks all limits and records in all of them or in none.
+ * {@code wp_acquire}, which checks all limits and records in all of them or in none. A replay
+ * is one call of {@code wp_replay}, which records in every limit and decides nothing.
  */
 final class RedisLimiterStore implements LimiterStore {
 
@@ -106,5 +107,14 @@ final class RedisLimiterStore implements LimiterStore {
   @Override
   public CompletionStage<List<Decision>> tryAcquireAllAsync(List<String> keys, long permits) {
     return Calls.translated(tryAcquireAllCall(keys, permits), "tryAcquireAll");
+  }
+
+  @Override
+  public CompletionStage<Void> replayAsync(String key, long permits, long atMillis,
+      String replayId) {
+    String[] rest = new String[holdsArgs.length];
+    System.arraycopy(holdsArgs, 1, rest, 1, holdsArgs.length - 1); // limits, then their specs
+    rest[0] = Long.toString(permits);
+    return Replays.call(seam, "wp_replay", time, keys(key), atMillis, replayId, rest);
   }
 }

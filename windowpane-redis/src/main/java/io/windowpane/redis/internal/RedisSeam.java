@@ -38,6 +38,13 @@ public interface RedisSeam extends AutoCloseable {
   /** Lock mode's write: {@code ZADD key score member} and {@code PEXPIRE key ttlMillis}. */
   CompletableFuture<Void> zAddAndExpire(String key, long score, String member, long ttlMillis);
 
+  /**
+   * Lock mode's replay: {@code ZADD key NX score member} and {@code PEXPIRE key ttlMillis}; true
+   * if the member was added, false if it was there already (nothing changed but the ttl).
+   */
+  CompletableFuture<Boolean> zAddIfAbsentAndExpire(String key, long score, String member,
+      long ttlMillis);
+
   /** {@code ZCOUNT key (above +inf}: how many members score above {@code above}. */
   CompletableFuture<Long> zCountAbove(String key, long above);
 

@@ -27,7 +27,9 @@ import java.util.concurrent.CompletionStage;
  * A statistics window in Redis: {@code record} and {@code summary} are one call each of the
  * library's statistics functions; {@code summaryAll} is pipelined; async forms never block.
  * A record refused by a full exact window fails with
- * {@link io.windowpane.CapacityExceededException} and records nothing.
+ * {@link io.windowpane.CapacityExceededException} and records nothing. A replay is one call of
+ * {@code wp_replay_record} or {@code wp_replay_xrecord}; into a full exact window it records the
+ * values that fit and drops the rest rather than fail (a chain would retry it for ever).
  */
 final class RedisStatsStore implements StatsStore {
 
@@ -88,6 +90,18 @@ final class RedisStatsStore implements StatsStore {
       args[at++] = Double.toString(v); // reads back as the same double
     }
     return seam.callInteger(exact ? "wp_xrecord" : "wp_record", keys(key), args);
+  }
+
+  @Override
+  public CompletionStage<Void> replayAsync(String key, double[] values, long atMillis,
+      String replayId) {
+    String[] rest = new String[specArgs.length + values.length];
+    System.arraycopy(specArgs, 0, rest, 0, specArgs.length);
+    for (int i = 0; i < values.length; i++) {
+      rest[specArgs.length + i] = Double.toString(values[i]); // reads back as the same double
+    }
+    return Replays.call(seam, exact ? "wp_replay_xrecord" : "wp_replay_record", time, keys(key),
+        atMillis, replayId, rest);
   }
 
   private CompletableFuture<List<Object>> summaryCall(String key) {

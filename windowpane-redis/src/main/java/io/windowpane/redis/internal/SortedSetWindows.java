@@ -38,6 +38,34 @@ final class SortedSetWindows {
     return Math.max(reach, spec.expiryMillis());
   }
 
+  /**
+   * Whether the count of {@code spec} at {@code now} still looks at an event of time {@code t}
+   * (as the functions' replay decides): a log while {@code t > now - W}, panes while t's pane is
+   * one of the P newest, weighted while t's fixed window is the current or the previous one.
+   */
+  static boolean holds(WindowSpec spec, long t, long now) {
+    long w = spec.windowMillis();
+    switch (spec.algorithm()) {
+      case SLIDING_LOG:
+        return t > now - w;
+      case SLIDING_PANES: {
+        long r = spec.resolutionMillis();
+        return Math.floorDiv(t, r) > Math.floorDiv(now, r) - spec.panes();
+      }
+      default:
+        return Math.floorDiv(t, w) >= Math.floorDiv(now, w) - 1;
+    }
+  }
+
+  /** The time of the newest event read, or {@link Long#MIN_VALUE} if none. */
+  long newest() {
+    long newest = Long.MIN_VALUE;
+    for (long t : times) {
+      newest = Math.max(newest, t);
+    }
+    return newest;
+  }
+
   /** The count at {@code t}. */
   long count(WindowSpec spec, long t) {
     long w = spec.windowMillis();

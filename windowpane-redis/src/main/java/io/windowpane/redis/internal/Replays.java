@@ -1,0 +1,61 @@
+package io.windowpane.redis.internal;
+
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.regex.Pattern;
+
+/*
+ * Design note. A failover chain replays into Redis the events its fallback took while Redis was
+ * down (Engine.replays(), docs/redis-protocol.md "Replay"). Each replay is one call of
+ * wp_replay (counters and limiters: every window of the quota), wp_replay_record (histogram) or
+ * wp_replay_xrecord (exact), which records the events at min(at, now) in the pane, fixed window or
+ * log position of that time and decides nothing. Idempotency lives on the server, in the same
+ * atomic call: KEYS[1] is a marker named after the first window key and the replay id, under
+ * the same hash tag, checked and set with the window's reach as its expiry. A repeated replay
+ * (the chain did not hear whether the first landed) changes nothing.
+ */
+
+/** What the stores' replays share: the replay id's check, the marker key, the call. */
+final class Replays {
+
+  /** The replay ids the SPI allows; they become part of a key name. */
+  private static final Pattern ID = Pattern.compile("[A-Za-z0-9_.:-]{1,64}");
+
+  /** Lua numbers are doubles: the functions take times within +-2^52 ms. */
+  private static final long MAX_TIME = 1L << 52;
+
+  private Replays() {}
+
+  /**
+   * Calls {@code function} with KEYS = the marker, then {@code windowKeys}, and ARGV = the time,
+   * {@code atMillis} (clamped into +-2^52: far past is dropped, far future taken as now anyway),
+   * {@code replayId}, then {@code rest}. A malformed id fails the stage with
+   * {@link IllegalArgumentException} before any I/O.
+   */
+  static CompletionStage<Void> call(RedisSeam seam, String function, TimeArg time,
+      String[] windowKeys, long atMillis, String replayId, String... rest) {
+    CompletableFuture<Void> refused = refuseId(replayId);
+    if (refused != null) {
+      return refused;
+    }
+    String[] keys = new String[windowKeys.length + 1];
+    keys[0] = windowKeys[0] + ":y:" + replayId;
+    System.arraycopy(windowKeys, 0, keys, 1, windowKeys.length);
+    String[] args = new String[3 + rest.length];
+    args[0] = time.now();
+    args[1] = Long.toString(Math.max(-MAX_TIME, Math.min(MAX_TIME, atMillis)));
+    args[2] = replayId;
+    System.arraycopy(rest, 0, args, 3, rest.length);
+    return Calls.translated(seam.callInteger(function, keys, args).thenApply(n -> (Void) null),
+        "replay");
+  }
+
+  /** A stage failed with {@link IllegalArgumentException} if {@code replayId} is malformed. */
+  static <T> CompletableFuture<T> refuseId(String replayId) {
+    if (replayId != null && ID.matcher(replayId).matches()) {
+      return null;
+    }
+    return CompletableFuture.failedFuture(new IllegalArgumentException(
+        "replayId must be 1 to 64 characters of [A-Za-z0-9_.:-], was " + replayId));
+  }
+}
