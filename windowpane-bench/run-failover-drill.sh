@@ -7,7 +7,11 @@
 #
 # Usage, from the repository root:
 #
-#     windowpane-bench/run-failover-drill.sh [FailoverDrill options]
+#     windowpane-bench/run-failover-drill.sh [--wait-for-load MAX] [FailoverDrill options]
+#
+# --wait-for-load MAX (this script's own option, first if given): after the build, wait until the
+# 1-minute load average is below MAX, checking every 30 s for at most 15 minutes, then run anyway
+# (output.txt and runs.log record the load before and after, and how long it waited).
 #
 # With the defaults (5 kill trials, 3 hang trials, the fleet; 8 threads, 10,000 decisions/s over
 # 4,096 keys) the drill itself takes about 1.5 minutes, plus the build. Options (defaults in
@@ -35,6 +39,12 @@ commit="$(git rev-parse --short HEAD 2>/dev/null || echo unknown)"
 tree="$(git status --porcelain -- . ':(exclude)windowpane-bench/results' ':(exclude)docs/img' 2>/dev/null || true)"
 if [[ -n "$tree" ]]; then
   commit="$commit+dirty"
+fi
+
+max_load=""
+if [[ "${1:-}" == "--wait-for-load" ]]; then
+  max_load="${2:?--wait-for-load: expected a load average such as 2.5}"
+  shift 2
 fi
 
 if [[ -n "${WINDOWPANE_BENCH_JAR:-}" ]]; then
@@ -69,7 +79,28 @@ name="$(basename "$out")"
   echo "${tree:-(clean)}"
 } >"$out/tree.txt"
 
-echo "failover drill: code $commit, $(nproc) processors, uptime: $(uptime)" | tee "$out/output.txt"
+: >"$out/output.txt"
+gate=""
+if [[ -n "$max_load" ]]; then
+  start=$(date +%s)
+  while :; do
+    load1=$(cut -d' ' -f1 /proc/loadavg)
+    waited=$(($(date +%s) - start))
+    if awk -v l="$load1" -v m="$max_load" 'BEGIN { exit !(l < m) }'; then
+      gate="load gate: 1-minute load average $load1 < $max_load after ${waited} s"
+      break
+    fi
+    if ((waited >= 900)); then
+      gate="load gate: 1-minute load average still $load1 (>= $max_load) after ${waited} s; ran anyway"
+      break
+    fi
+    echo "load gate: 1-minute load average $load1 >= $max_load after ${waited} s; waiting 30 s"
+    sleep 30
+  done
+  echo "$gate" | tee -a "$out/output.txt"
+  gate="$gate; "
+fi
+echo "failover drill: code $commit, $(nproc) processors, uptime: $(uptime)" | tee -a "$out/output.txt"
 set +e
 timeout --kill-after=10 "$((${budget%.*} + 90))" \
   java -Xms1g -Xmx1g -XX:+AlwaysPreTouch -Djava.awt.headless=true \
@@ -80,11 +111,11 @@ set -e
 echo "uptime after: $(uptime)" | tee -a "$out/output.txt"
 
 if [[ $status -ne 0 ]]; then
-  echo "$(date -u +%H:%M:%S) $name: run-failover-drill.sh $* on $commit FAILED (exit $status)" \
+  echo "$(date -u +%H:%M:%S) $name: run-failover-drill.sh ${max_load:+--wait-for-load $max_load }$* on $commit; ${gate}FAILED (exit $status)" \
     >>windowpane-bench/results/runs.log
   exit "$status"
 fi
-echo "$(date -u +%H:%M:%S) $name: run-failover-drill.sh $* on $commit; $(cat "$out/runs-line.txt")" \
+echo "$(date -u +%H:%M:%S) $name: run-failover-drill.sh ${max_load:+--wait-for-load $max_load }$* on $commit; $gate$(cat "$out/runs-line.txt")" \
   >>windowpane-bench/results/runs.log
 rm -f "$out/runs-line.txt"
 if [[ "${WINDOWPANE_DRILL_NO_DOCS_PNG:-0}" != 1 && -f "$out/failover-drill.png" ]]; then

@@ -161,13 +161,19 @@ final class DrillSummary {
           String.format(Locale.ROOT, "%s ms over %,d decisions (max %s ms)", TimelineTable.ms(p99),
               h.getTotalCount(), TimelineTable.ms(h.getMaxValue() / 1e6)),
           p99 <= FALLBACK_P99_GOAL_MILLIS));
-      double[] rec = each(rs, DrillSummary::recoveryMillis);
+      // A trial already on the fallback before the fault had a longer outage than designed
+      // (and journaled more): its recovery is listed, not judged.
+      double[] rec = each(detected(rs), DrillSummary::recoveryMillis);
       double max = Arrays.stream(rec).max().orElse(-1);
+      List<FaultTrial.Result> other = rs.stream().filter(r -> r.timeline().trippedAtFault())
+          .toList();
+      String others = other.isEmpty() ? "" : "; not judged (already tripped at the fault): "
+          + list(each(other, DrillSummary::recoveryMillis));
       goals.add(new Goal(kind + ": Redis back to the chain on Redis",
           "<= " + RECOVERY_GOAL_MILLIS + " ms",
-          String.format(Locale.ROOT, "max %.0f ms, median %.0f ms (%s)", max,
-              percentile(rec, 50), list(rec)),
-          allPositive(rec) && max <= RECOVERY_GOAL_MILLIS));
+          String.format(Locale.ROOT, "max %.0f ms, median %.0f ms over %d trials (%s)%s", max,
+              percentile(rec, 50), rec.length, list(rec), others),
+          rec.length > 0 && allPositive(rec) && max <= RECOVERY_GOAL_MILLIS));
     }
     List<FaultTrial.Result> all = new ArrayList<>(kills);
     all.addAll(hangs);
@@ -237,18 +243,19 @@ final class DrillSummary {
       }
       Map<String, Object> k = new LinkedHashMap<>();
       double[] d = each(detected(rs), DrillSummary::detectionMillis);
-      double[] rec = each(rs, DrillSummary::recoveryMillis);
+      double[] rec = each(detected(rs), DrillSummary::recoveryMillis);
       k.put("trialsAlreadyTrippedAtFault", rs.size() - detected(rs).size());
       k.put("detectionMillis", boxed(d));
       k.put("detectionP95Millis", percentile(d, 95));
       k.put("detectionMedianMillis", percentile(d, 50));
       k.put("tripMillis", boxed(each(rs, DrillSummary::tripMillis)));
-      k.put("reconnectMillis", boxed(each(rs, DrillSummary::reconnectMillis)));
+      k.put("reconnectMillis", boxed(each(detected(rs), DrillSummary::reconnectMillis)));
       k.put("recoveryMillis", boxed(rec));
       k.put("recoveryMedianMillis", percentile(rec, 50));
       k.put("recoveryMaxMillis", Arrays.stream(rec).max().orElse(-1));
       k.put("firstRedisAnswerAfterBackMillis",
-          boxed(each(rs, DrillSummary::firstPrimaryMillis)));
+          boxed(each(detected(rs), DrillSummary::firstPrimaryMillis)));
+      k.put("note", "detection, reconnect and recovery figures: trials with Redis UP at the fault");
       k.put("onFallbackLatency", latencyMillis(pooled(rs)));
       k.put("lostEvents", rs.stream().mapToLong(DrillSummary::lost).boxed().toList());
       m.put(rs.get(0).kind().name().toLowerCase(), k);

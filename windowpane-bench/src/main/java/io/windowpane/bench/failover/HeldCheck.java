@@ -96,6 +96,7 @@ record HeldCheck(int keys, long expected, long allowedDoubles, long held, long l
       long cLo = killed ? tally.addsAfterFault.get(k) : tally.adds.get(k);
       long cHi = killed
           ? cLo + tally.addsAcrossFault.get(k) + tally.slowAddsAfterFault.get(k)
+              + tally.addsBeforeFaultWhileTripped.get(k)
           : cLo + tally.slowAdds.get(k);
       countLow += cLo;
       countHigh += cHi;

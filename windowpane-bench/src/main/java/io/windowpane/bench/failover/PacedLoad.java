@@ -99,9 +99,10 @@ final class PacedLoad implements AutoCloseable {
       if (d != null) {
         tally.decision(k, t0, t1, d);
       }
+      boolean tripped = !timeline.primaryUp();
       try {
         counter.add(key);
-        tally.added(k, t1, System.nanoTime());
+        tally.added(k, t1, System.nanoTime(), tripped);
       } catch (RuntimeException e) {
         timeline.addFailed(System.nanoTime(), e);
       }

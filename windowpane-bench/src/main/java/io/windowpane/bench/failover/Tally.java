@@ -13,7 +13,9 @@ import java.util.concurrent.atomic.AtomicLongArray;
  * the new server; one that started earlier, by the old one. So for the limiter the expectation is
  * exact: allowedByLocal + allowedByPrimaryAfterFault. For the counter, add() does not say who
  * answered, so the count is bracketed: at least the adds that started after kill() returned, at
- * most those plus the adds in flight across the kill.
+ * most those plus the adds in flight across the kill (and, after a false trip before the kill,
+ * the adds made while Redis was tripped: the fallback took them, and replays them into the new
+ * server).
  *
  * Hang. The server keeps its data, so it holds everything allowed (or added) by anyone.
  *
@@ -43,6 +45,7 @@ final class Tally {
   final AtomicLongArray slowAdds;
   final AtomicLongArray addsAfterFault;
   final AtomicLongArray addsAcrossFault;
+  final AtomicLongArray addsBeforeFaultWhileTripped;
   final AtomicLongArray slowAddsAfterFault;
 
   Tally(int keys, long slowNanos) {
@@ -57,6 +60,7 @@ final class Tally {
     slowAdds = new AtomicLongArray(keys);
     addsAfterFault = new AtomicLongArray(keys);
     addsAcrossFault = new AtomicLongArray(keys);
+    addsBeforeFaultWhileTripped = new AtomicLongArray(keys);
     slowAddsAfterFault = new AtomicLongArray(keys);
   }
 
@@ -108,8 +112,12 @@ final class Tally {
     }
   }
 
-  /** A successful add on key {@code k} from {@code t0} to {@code t1}. */
-  void added(int k, long t0, long t1) {
+  /**
+   * A successful add on key {@code k} from {@code t0} to {@code t1}; {@code tripped}: the chain
+   * had Redis tripped when it started (a false trip before the fault: the add may have gone to
+   * the local engine, and then into the new server by replay).
+   */
+  void added(int k, long t0, long t1, boolean tripped) {
     boolean slow = t1 - t0 >= slowNanos;
     adds.incrementAndGet(k);
     if (slow) {
@@ -117,6 +125,9 @@ final class Tally {
     }
     long start = faultStartNanos;
     if (start == NONE) {
+      if (tripped) {
+        addsBeforeFaultWhileTripped.incrementAndGet(k);
+      }
       return;
     }
     if (afterFault(t0)) {

@@ -257,6 +257,11 @@ final class Timeline implements Failover.Listener {
     return phase;
   }
 
+  /** Whether the chain last reported Redis UP. */
+  boolean primaryUp() {
+    return primaryUp;
+  }
+
   boolean recovered() {
     return recoveredNanos != NONE;
   }
