@@ -122,24 +122,31 @@ final class DrillReport {
           + " the local engine and to the chain's report that Redis tripped; from Redis being back"
           + " (new server retargeted, or SIGCONT) to the chain's Redis connection answering a"
           + " probe, to the chain's report that Redis is UP, and to the first decision answered"
-          + " by Redis. p99 and max: decision latency while the chain was on the fallback.\n\n"
-          + "| trial | phases (s) | first local answer | tripped | connection back |"
+          + " by Redis (it may precede the report by a few ms: the report follows the switch)."
+          + " p99 and max: decision latency while the chain was on the fallback. Healthy: decisions/s answered before the fault (offered: see the settings)."
+          + " Replayed before UP: the backlog replayed before Redis took calls again; after UP:"
+          + " the replays of stragglers the chain reported afterwards, and their events summed"
+          + " (a batch sent by overlapping replays counts once per replay).\n\n"
+          + "| trial | phases (s) | healthy/s | first local answer | tripped | connection back |"
           + " chain on redis | first redis answer | p99 on fallback | max |"
-          + " signals | replayed | journal lost | Redis holds | errors | notes |\n"
-          + "|---|---|--:|--:|--:|--:|--:|--:|--:|---|--:|--:|---|--:|---|\n");
+          + " signals | replayed before UP | replays after UP (events) | journal lost |"
+          + " Redis holds | errors | notes |\n"
+          + "|---|---|--:|--:|--:|--:|--:|--:|--:|--:|---|--:|---|--:|---|--:|---|\n");
       for (FaultTrial.Result r : all) {
         Histogram h = DrillSummary.onFallback(r);
-        s.append(String.format(Locale.ROOT, "| %s %d | %.0f/%.0f/%.0f | %s | %s | %s | %s | %s |"
-                + " %s | %s | %s | %,d | %d | %s | %d | %s |%n", kind(r), r.number(),
-            r.phases().healthy().toMillis() / 1e3, r.phases().down().toMillis() / 1e3,
-            r.phases().after().toMillis() / 1e3, ms(DrillSummary.detectionMillis(r)),
+        long[] after = DrillSummary.replaysAfterRecovery(r);
+        s.append(String.format(Locale.ROOT, "| %s %d | %.0f/%.0f/%.0f | %,.0f | %s | %s | %s | %s |"
+                + " %s | %s | %s | %s | %,d | %d (%,d) | %d | %s | %d | %s |%n", kind(r),
+            r.number(), r.phases().healthy().toMillis() / 1e3, r.phases().down().toMillis() / 1e3,
+            r.phases().after().toMillis() / 1e3, DrillSummary.healthyRate(r),
+            ms(DrillSummary.detectionMillis(r)),
             ms(DrillSummary.tripMillis(r)), ms(DrillSummary.reconnectMillis(r)),
             ms(DrillSummary.recoveryMillis(r)), ms(DrillSummary.firstPrimaryMillis(r)),
             TimelineTable.ms(h.getTotalCount() == 0 ? Double.NaN
                 : h.getValueAtPercentile(99) / 1e6),
-            TimelineTable.ms(h.getMaxValue() / 1e6), r.signals(), r.stats().replayedEvents(),
-            r.stats().lostEvents(), held(r), r.timeline().errors(Timeline.Phase.values()),
-            notes(r)));
+            TimelineTable.ms(h.getMaxValue() / 1e6), r.signals(),
+            DrillSummary.replayedAtRecovery(r), after[0], after[1], r.stats().lostEvents(),
+            held(r), r.timeline().errors(Timeline.Phase.values()), notes(r)));
       }
       s.append('\n');
     }
@@ -196,6 +203,11 @@ final class DrillReport {
     m.put("reconnectMillis", DrillSummary.reconnectMillis(r));
     m.put("recoveryMillis", DrillSummary.recoveryMillis(r));
     m.put("firstRedisAnswerAfterBackMillis", DrillSummary.firstPrimaryMillis(r));
+    m.put("healthyDecisionsPerSecond", DrillSummary.healthyRate(r));
+    m.put("replayedBeforeUp", DrillSummary.replayedAtRecovery(r));
+    long[] after = DrillSummary.replaysAfterRecovery(r);
+    m.put("replaysAfterUp", after[0]);
+    m.put("replaysAfterUpEventsSummed", after[1]);
     m.put("faultCallMillis", r.faultCallMillis());
     m.put("newServerStartMillis", r.serverStartMillis());
     m.put("signalsBeforeRestart", r.signals().stream().map(Enum::name).toList());

@@ -65,6 +65,49 @@ final class DrillSummary {
     return from == Timeline.NONE || to == Timeline.NONE ? -1 : (to - from) / 1e6;
   }
 
+  /** Decisions per second answered before the fault (the offered rate, if the machine kept up). */
+  static double healthyRate(FaultTrial.Result r) {
+    long fault = r.timeline().faultAt();
+    long n = 0;
+    long to = 0;
+    for (TimelineTable.Row row : TimelineTable.full(r.timeline())) {
+      if (row.toNanos() > fault) {
+        break;
+      }
+      n += row.decisions();
+      to = row.toNanos();
+    }
+    return to == 0 ? Double.NaN : n * 1e9 / to;
+  }
+
+  /** Replays the chain reported after Redis was UP again: how many, and their events summed. */
+  static long[] replaysAfterRecovery(FaultTrial.Result r) {
+    long at = r.timeline().recoveredAt();
+    long n = 0;
+    long events = 0;
+    if (at != Timeline.NONE) {
+      for (Timeline.Replay rp : r.timeline().replays()) {
+        if (rp.atNanos() > at) {
+          n++;
+          events += rp.events();
+        }
+      }
+    }
+    return new long[] {n, events};
+  }
+
+  /** The events of the replay that preceded Redis being UP again (the backlog at recovery). */
+  static long replayedAtRecovery(FaultTrial.Result r) {
+    long at = r.timeline().recoveredAt();
+    long events = 0;
+    for (Timeline.Replay rp : r.timeline().replays()) {
+      if (at != Timeline.NONE && rp.atNanos() <= at) {
+        events = rp.events();
+      }
+    }
+    return events;
+  }
+
   static Histogram onFallback(FaultTrial.Result r) {
     return r.timeline().latency(Timeline.Phase.FALLBACK, Timeline.Phase.RECOVERING);
   }
@@ -193,8 +236,9 @@ final class DrillSummary {
       goals.add(new Goal("events lost (journal overflow + missing from Redis)", "0",
           String.format(Locale.ROOT, "%,d over %d trials%s%s", lost, all.size() - unread,
               unread == 0 ? "" : "; " + unread + " trials' Redis could not be read",
-              undrained == 0 ? "" : "; " + undrained + " trials' journal not drained 15 s after"
-                  + " the load stopped (what was pending is not counted as lost)"),
+              undrained == 0 ? "" : "; " + undrained + " trials' journal not drained "
+                  + FaultTrial.DRAIN_DEADLINE_MILLIS / 1000 + " s after the load stopped (what was"
+                  + " pending is not counted as lost)"),
           lost > 0 ? "missed" : unread > 0 ? "undecided" : "met"));
     }
     if (fleet != null) {

@@ -44,7 +44,7 @@ final class FaultTrial {
   /** The chain's default call timeout: calls that took this long may have landed twice. */
   static final long CALL_TIMEOUT_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
   private static final long RECOVERY_DEADLINE_MILLIS = 12_000;
-  private static final long DRAIN_DEADLINE_MILLIS = 10_000;
+  static final long DRAIN_DEADLINE_MILLIS = 10_000;
   /** The longest a trial may take beyond its phases: recovery, drain, check, processes. */
   static final long OVERHEAD_BOUND_MILLIS = RECOVERY_DEADLINE_MILLIS + DRAIN_DEADLINE_MILLIS
       + 10_000;
