@@ -103,12 +103,13 @@ record DrillOptions(int threads, int rate, Duration warmup, int keys, Duration h
           + " inside the outage after detection), got " + fleetOutage);
     }
     if (out == null) {
-      out = Path.of("windowpane-bench", "results", "failover-drill-"
-          + LocalDateTime.now(ZoneOffset.UTC).format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
+      String stamp = LocalDateTime.now(ZoneOffset.UTC)
+          .format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss"));
+      out = Path.of("windowpane-bench", "results", "failover-drill-" + stamp);
     }
     return new DrillOptions(threads, rate, warmup, keys, healthy, down, after, repeatPhase,
-        killTrials, hangTrials, fleetNodes, fleetLimit, fleetOffer, fleetHealthy, fleetOutage, fleetAfter,
-        scenarios, out, budget);
+        killTrials, hangTrials, fleetNodes, fleetLimit, fleetOffer, fleetHealthy, fleetOutage,
+        fleetAfter, scenarios, out, budget);
   }
 
   private static Duration positive(String name, String value) {
@@ -135,7 +136,8 @@ record DrillOptions(int threads, int rate, Duration warmup, int keys, Duration h
     List<String> chosen = List.of(value.split(",")).stream().map(String::trim).toList();
     for (String s : chosen) {
       if (!List.of("kill", "hang", "fleet").contains(s)) {
-        throw new IllegalArgumentException("--scenarios: expected kill, hang and/or fleet, got " + s);
+        throw new IllegalArgumentException(
+            "--scenarios: expected kill, hang and/or fleet, got " + s);
       }
     }
     return List.of("kill", "hang", "fleet").stream().filter(chosen::contains).toList();

@@ -50,7 +50,8 @@ final class TimelinePlot {
     BufferedImage img = new BufferedImage(WIDTH, HEIGHT, BufferedImage.TYPE_INT_RGB);
     Graphics2D g = img.createGraphics();
     g.setRenderingHint(RenderingHints.KEY_ANTIALIASING, RenderingHints.VALUE_ANTIALIAS_ON);
-    g.setRenderingHint(RenderingHints.KEY_TEXT_ANTIALIASING, RenderingHints.VALUE_TEXT_ANTIALIAS_ON);
+    g.setRenderingHint(RenderingHints.KEY_TEXT_ANTIALIASING,
+        RenderingHints.VALUE_TEXT_ANTIALIAS_ON);
     g.setColor(Color.WHITE);
     g.fillRect(0, 0, WIDTH, HEIGHT);
     double seconds = rows.isEmpty() ? 1 : rows.get(rows.size() - 1).toNanos() / 1e9;
@@ -65,8 +66,8 @@ final class TimelinePlot {
 
     int top1 = TOP;
     int top2 = TOP + PANEL + GAP;
-    double maxRate = Math.max(offered, rows.stream().mapToDouble(TimelineTable.Row::decisionsPerSecond)
-        .max().orElse(1)) * 1.15;
+    double maxRate = Math.max(offered, rows.stream()
+        .mapToDouble(TimelineTable.Row::decisionsPerSecond).max().orElse(1)) * 1.15;
     shade(g, t, x, top1);
     shade(g, t, x, top2);
     // decisions per second
@@ -82,7 +83,8 @@ final class TimelinePlot {
     axisLabel(g, "decisions/s", top1);
 
     // latency, log scale in ms
-    double maxMs = Math.max(10, rows.stream().mapToDouble(r -> nan0(r.p99Millis())).max().orElse(10));
+    double maxMs = Math.max(10,
+        rows.stream().mapToDouble(r -> nan0(r.p99Millis())).max().orElse(10));
     double hi = Math.pow(10, Math.ceil(Math.log10(maxMs)));
     Axis y2 = new Axis(top2 + PANEL, top2, Math.log10(FLOOR_MS), Math.log10(hi));
     for (double d = FLOOR_MS; d <= hi * 1.001; d *= 10) {

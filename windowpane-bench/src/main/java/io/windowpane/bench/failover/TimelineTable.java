@@ -87,7 +87,10 @@ final class TimelineTable {
     return rows;
   }
 
-  /** 100 ms rows around the fault, trip, first fallback answer, restart and recovery; 1 s rows elsewhere. */
+  /**
+   * 100 ms rows around the fault, the first fallback answer, the trip, Redis back, the connection
+   * back, the first Redis answer and the recovery; 1 s rows elsewhere.
+   */
   static List<Row> condensed(Timeline t) {
     List<Timeline.Bucket> buckets = t.buckets();
     long[] marks = marks(t);
@@ -179,7 +182,8 @@ final class TimelineTable {
         + " | degraded | errors | events (ms) |\n");
     s.append("|---|--:|--:|--:|--:|---|--:|--:|---|\n");
     for (Row r : rows) {
-      s.append(String.format(Locale.ROOT, "| %s | %,.0f | %s | %s | %s | %s | %.0f %% | %d | %s |%n",
+      s.append(String.format(Locale.ROOT,
+          "| %s | %,.0f | %s | %s | %s | %s | %.0f %% | %d | %s |%n",
           span(r), r.decisionsPerSecond(), ms(r.p50Millis()), ms(r.p99Millis()),
           ms(r.p99FromScheduleMillis()), r.topEngine(), 100 * r.degradedShare(), r.errors(),
           r.events()));
