@@ -5,6 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.windowpane.LogBuckets;
 import io.windowpane.WindowSpec;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -151,6 +154,105 @@ class ReplayStateTest {
       back.read(new Bytes.Reader(out.toByteArray()));
       assertThat(back.summary(t0 + 1_150).sum()).isEqualTo(5);
     }
+  }
+
+  /** An event the model holds: n at time t. */
+  private record Event(long t, long n) {}
+
+  /**
+   * Adds and replays (at any time of the window, into panes behind the head with empty panes
+   * between, into an empty window, past the head) in random order, at non-decreasing times as
+   * Doc hands them out, each window checked against the plain list of recorded events after
+   * every step and after a round trip through its stored form.
+   */
+  @Test
+  void panesLogAndWeighted_randomAddsAndReplays_countLikeTheListOfTheirEvents() {
+    for (long seed = 1; seed <= 200; seed++) {
+      Random r = new Random(seed);
+      long t0 = STARTS[(int) (seed % STARTS.length)] + r.nextInt(1_000);
+      long paneMillis = 1 + r.nextInt(100);
+      int panes = 1 + r.nextInt(12);
+      long w = paneMillis * panes;
+      WindowState[] windows = {new PaneState(paneMillis, panes, false),
+          new LogState(w, LogState.MAX_COUNTER_ENTRIES), new PaneState(w, 2, true)};
+      List<List<Event>> held = List.of(new ArrayList<>(), new ArrayList<>(), new ArrayList<>());
+      long now = t0;
+      for (int step = 0; step < 300; step++) {
+        now += r.nextInt(4) == 0 ? r.nextInt((int) (3 * w)) : r.nextInt((int) paneMillis + 1);
+        long n = 1 + r.nextInt(5);
+        boolean replay = r.nextBoolean();
+        long at = replay ? now - r.nextInt((int) (2 * w)) : now;
+        for (int i = 0; i < windows.length; i++) {
+          String what = "seed " + seed + " step " + step + " window " + i + " (r " + paneMillis
+              + ", P " + panes + ")";
+          boolean holds = holds(i, paneMillis, panes, w, now, at);
+          if (replay) {
+            assertThat(windows[i].replay(now, at, n)).as(what + " replay at now - " + (now - at))
+                .isEqualTo(holds);
+          } else {
+            windows[i].add(now, n);
+          }
+          if (holds) {
+            held.get(i).add(new Event(at, n));
+          }
+          if (r.nextInt(10) == 0) {
+            windows[i] = roundTrip(windows[i], i, paneMillis, panes, w);
+          }
+          assertThat(windows[i].count(now)).as(what).isEqualTo(
+              modelCount(i, held.get(i), paneMillis, panes, w, now));
+        }
+      }
+    }
+  }
+
+  /** Whether window {@code i} still holds time {@code at} at {@code now}. */
+  private static boolean holds(int i, long paneMillis, int panes, long w, long now, long at) {
+    return i == 0 ? Math.floorDiv(at, paneMillis) > Math.floorDiv(now, paneMillis) - panes
+        : now - at < w;
+  }
+
+  private static long modelCount(int i, List<Event> events, long paneMillis, int panes, long w,
+      long now) {
+    long sum = 0;
+    switch (i) {
+      case 0:
+        for (Event e : events) {
+          if (Math.floorDiv(e.t, paneMillis) > Math.floorDiv(now, paneMillis) - panes) {
+            sum += e.n;
+          }
+        }
+        return sum;
+      case 1:
+        for (Event e : events) {
+          if (now - e.t < w) {
+            sum += e.n;
+          }
+        }
+        return sum;
+      default:
+        long pe = Math.floorDiv(now, w);
+        long previous = 0;
+        for (Event e : events) {
+          long q = Math.floorDiv(e.t, w);
+          if (q == pe) {
+            sum += e.n;
+          } else if (q == pe - 1) {
+            previous += e.n;
+          }
+        }
+        long left = w - (now - pe * w);
+        return sum + (previous * left + w - 1) / w;
+    }
+  }
+
+  private static WindowState roundTrip(WindowState window, int i, long paneMillis, int panes,
+      long w) {
+    Bytes.Writer out = new Bytes.Writer(8);
+    window.write(out);
+    WindowState back = i == 0 ? new PaneState(paneMillis, panes, false)
+        : i == 1 ? new LogState(w, LogState.MAX_COUNTER_ENTRIES) : new PaneState(w, 2, true);
+    back.read(new Bytes.Reader(out.toByteArray()));
+    return back;
   }
 
   private static final WindowSpec PANES = WindowSpec.panes(Duration.ofSeconds(1), 10);
