@@ -324,10 +324,13 @@ public final class Chain {
     int w = next(true, 0);
     if (w >= 0 && members[w].replays) {
       Member writer = members[w];
-      work.add(replayInto(w).exceptionally(e -> {
-        logReplayFailure(writer, e);
-        return 0L;
-      }));
+      CompletableFuture<Long> replay = replayInto(w);
+      if (replay != null) {
+        work.add(replay.exceptionally(e -> {
+          logReplayFailure(writer, e);
+          return 0L;
+        }));
+      }
     }
     return CompletableFuture.allOf(work.toArray(new CompletableFuture<?>[0]));
   }
@@ -380,9 +383,14 @@ public final class Chain {
       if (++m.recoveryProbesInARow < needed) {
         return CompletableFuture.<Void>completedFuture(null);
       }
+      CompletableFuture<Long> replay = replayInto(m.index);
+      if (replay == null) { // an earlier replay into it still runs: recover next round
+        m.recoveryProbesInARow--;
+        return CompletableFuture.<Void>completedFuture(null);
+      }
       m.recovering = true;
       int passed = m.recoveryProbesInARow;
-      return replayInto(m.index).<Void>handleAsync((events, re) -> {
+      return replay.<Void>handleAsync((events, re) -> {
         m.recovering = false;
         if (re != null) {
           m.recoveryProbesInARow = 0;
@@ -428,11 +436,22 @@ public final class Chain {
 
   // ---- replay -------------------------------------------------------------------------------
 
-  /** Replays every batch member {@code m} still needs; completes with the events sent. */
+  /**
+   * Replays every batch member {@code m} still needs; completes with the events sent. One replay
+   * per member at a time: null while one is still running (the batches it sent would otherwise
+   * go out again).
+   */
   private CompletableFuture<Long> replayInto(int m) {
     if (!members[m].replays) {
       return CompletableFuture.completedFuture(0L);
     }
+    if (!members[m].replaying.compareAndSet(false, true)) {
+      return null;
+    }
+    return replayBatches(m).whenComplete((x, e) -> members[m].replaying.set(false));
+  }
+
+  private CompletableFuture<Long> replayBatches(int m) {
     long now = settings.clock().millis();
     List<Object[]> all = new ArrayList<>();
     for (Replayable r : replayables) {

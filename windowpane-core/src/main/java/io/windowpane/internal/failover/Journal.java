@@ -78,33 +78,45 @@ final class Journal {
       counters.lost.addAndGet(values == null ? count : values.length);
       return;
     }
-    ArrayDeque<Batch> deque = byKey.computeIfAbsent(key, k -> new ArrayDeque<>());
-    synchronized (deque) {
-      Batch tail = deque.peekLast();
-      if (tail == null || tail.sealed || tail.atMillis != atMillis || tail.takenBy != by
-          || tail.needs != needs) {
-        if (size.get() >= limit) {
-          counters.lost.addAndGet(values == null ? count : values.length);
-          return;
+    for (;;) {
+      ArrayDeque<Batch> deque = byKey.computeIfAbsent(key, k -> new ArrayDeque<>());
+      synchronized (deque) {
+        if (byKey.get(key) != deque) {
+          continue; // emptied and removed by a replay meanwhile: a batch here would be orphaned
         }
-        size.incrementAndGet();
-        counters.journaled.incrementAndGet();
-        tail = new Batch(nodeId + "-" + Long.toString(sequence.incrementAndGet(), 36), atMillis,
-            by, needs);
-        deque.addLast(tail);
+        append(deque, atMillis, by, needs, count, values);
+        return;
       }
-      if (values == null) {
-        tail.count += count;
-      } else {
-        int n = (int) tail.count;
-        if (tail.values == null) {
-          tail.values = new double[Math.max(8, values.length)];
-        } else if (n + values.length > tail.values.length) {
-          tail.values = Arrays.copyOf(tail.values, Math.max(n + values.length, 2 * n));
-        }
-        System.arraycopy(values, 0, tail.values, n, values.length);
-        tail.count += values.length;
+    }
+  }
+
+  /** Adds to the tail batch of {@code deque} if it matches, else to a new one; under its lock. */
+  private void append(ArrayDeque<Batch> deque, long atMillis, int by, int needs, long count,
+      double[] values) {
+    Batch tail = deque.peekLast();
+    if (tail == null || tail.sealed || tail.atMillis != atMillis || tail.takenBy != by
+        || tail.needs != needs) {
+      if (size.get() >= limit) {
+        counters.lost.addAndGet(values == null ? count : values.length);
+        return;
       }
+      size.incrementAndGet();
+      counters.journaled.incrementAndGet();
+      tail = new Batch(nodeId + "-" + Long.toString(sequence.incrementAndGet(), 36), atMillis,
+          by, needs);
+      deque.addLast(tail);
+    }
+    if (values == null) {
+      tail.count += count;
+    } else {
+      int n = (int) tail.count;
+      if (tail.values == null) {
+        tail.values = new double[Math.max(8, values.length)];
+      } else if (n + values.length > tail.values.length) {
+        tail.values = Arrays.copyOf(tail.values, Math.max(n + values.length, 2 * n));
+      }
+      System.arraycopy(values, 0, tail.values, n, values.length);
+      tail.count += values.length;
     }
   }
 

@@ -50,6 +50,8 @@ final class Member {
   private volatile long sinceMillis;
 
   private final AtomicInteger failuresInARow = new AtomicInteger();
+  final java.util.concurrent.atomic.AtomicBoolean replaying =
+      new java.util.concurrent.atomic.AtomicBoolean();
   private volatile boolean streakAllWriteErrors = true;
   private volatile long streakStartNanos;
   private volatile long lastProbeOkNanos;
