@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.windowpane.Failover;
 import io.windowpane.Limit;
 import io.windowpane.MillisClock;
+import io.windowpane.Quota;
 import io.windowpane.RateLimiter;
 import io.windowpane.WindowCounter;
 import io.windowpane.WindowSpec;
@@ -28,7 +29,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
 @ExtendWith(EtcdClusterExtension.class)
 class EtcdFailoverFaultIT {
 
-  private static final long CALL_TIMEOUT_MILLIS = 100;
+  /** etcd commits a write to a quorum's disks: on a loaded test machine 100 ms is too tight. */
+  private static final long CALL_TIMEOUT_MILLIS = 300;
   private static final long SCHEDULING_ALLOWANCE_MILLIS = 400;
   private static final long LIMIT = 1_000_000;
   private static final WindowSpec MINUTE = WindowSpec.panes(Duration.ofSeconds(60), 60);
@@ -51,7 +53,8 @@ class EtcdFailoverFaultIT {
       WindowCounter counter = wp.counter("etcd-fault", MINUTE);
       FailoverLoad load = new FailoverLoad(limiter, counter, "etcd", 4, CALL_TIMEOUT_MILLIS);
       try {
-        await("traffic on etcd", () -> load.allowed() > 100, 20_000);
+        await("traffic on etcd",
+            () -> chain.activeEngine().equals("etcd") && load.allowed() > 100, 20_000);
         int leader = cluster.leader().orElseThrow();
         long mark = load.mark();
         cluster.kill(leader);
@@ -74,9 +77,12 @@ class EtcdFailoverFaultIT {
           .isLessThanOrEqualTo(CALL_TIMEOUT_MILLIS + SCHEDULING_ALLOWANCE_MILLIS);
       for (String key : FailoverLoad.KEYS) {
         FailoverLoad.Tally t = load.tallies.get(key);
-        assertThat(counter.count(key)).as(key + " events")
+        // read etcd itself: a read through the chain slower than the call timeout would be
+        // answered by the local engine, which holds only what it took
+        assertThat(etcd.counterStore("etcd-fault", MINUTE).count(key)).as(key + " events")
             .isBetween(t.adds.sum(), t.adds.sum() + t.slowAdds.sum());
-        assertThat(limiter.tryAcquire(key).remaining()).as(key + " remaining")
+        assertThat(etcd.limiterStore("etcd-fault", Quota.of(Limit.of(LIMIT, MINUTE)))
+            .tryAcquire(key, 1).remaining()).as(key + " remaining")
             .isBetween(LIMIT - t.allowed.sum() - t.slowAllowed.sum() - 1,
                 LIMIT - t.allowed.sum() - 1);
       }
