@@ -93,9 +93,11 @@ public final class LocalEngine implements Engine {
         return limit < 0 ? LogWindow.forCounter(spec.windowMillis(), now)
             : LogWindow.forLimit(spec.windowMillis(), limit, now);
       case SLIDING_WEIGHTED:
-        return PaneWindow.weighted(spec.windowMillis(), now);
+        return limit < 0 ? PaneWindow.weighted(spec.windowMillis(), now)
+            : PaneWindow.weighted(spec.windowMillis(), limit, now);
       default:
-        return PaneWindow.panes(spec.resolutionMillis(), spec.panes(), now);
+        return limit < 0 ? PaneWindow.panes(spec.resolutionMillis(), spec.panes(), now)
+            : PaneWindow.panes(spec.resolutionMillis(), spec.panes(), limit, now);
     }
   }
 

@@ -40,6 +40,47 @@ import java.lang.invoke.VarHandle;
  *
  * Tags have 23 bits; a slot's pane is always within 2^22 panes of any pane asked about, as long
  * as a key is dropped after max-expiry of idleness, which Quota enforces (MAX_PANE_SPREAD).
+ * A slot stores the tag without its lowest bit: the ring has at least 2 slots, so every pane a
+ * slot can hold has the parity of its index (slotLag). That bit is HOT.
+ *
+ * Hot panes (limits only). One word per pane means every allowed decision of a hot key CASes
+ * the same cache line, and two threads fight over it (issue 13: 2 threads ran slower than 1).
+ * So a limiter window whose slot CAS fails a few times (COLLISIONS_BEFORE_STRIPES) gets
+ * S = 8 stripes (PaneStripes, 128 bytes apart, allocated once, for contended keys only), and a
+ * pane may then be opened HOT: its slot starts at A = S x chunk, the whole allotment of the
+ * stripes counted up front, chunk = limit / 32. A request on a hot pane first CASes only its own
+ * stripe (used + n <= chunk); the stripes never spend beyond A, and A is in the slot, so
+ *
+ *   (I1) slot count >= true count, always: true = slot - A + spent, spent <= A;
+ *   (I2) the slot never passes the limit: A fits when the pane opens, and every other write
+ *        (slot requests, cancels) is the single-word decision of before.
+ *
+ * So a request allowed by a stripe or by the slot's count is allowed for sure. A request that
+ * does not fit the slot's count (which over-counts by the unspent allotment) is never denied
+ * on it: it makes the pane EXACT first (exact()): seal every stripe for the pane (a sealed
+ * stripe spends no more, so its unspent part is final), then one CAS replaces the hot slot
+ * word by (count - unspent, not HOT). From then on the pane is a plain word holding the true
+ * count, and the denial is the single-word decision against it: a denial is never taken
+ * against slack. Helpers compute the same unspent sum from the same sealed words and only one
+ * CAS on the hot word succeeds, so exact() is idempotent and lock-free. Closing a hot pane
+ * makes it exact first, so closed panes hold true counts as before; add (counters never get
+ * stripes) makes the pane exact too; cancel gives permits back to the slot, which is right for
+ * either path by (I1).
+ *
+ * Switch rule. A pane opens HOT only if the window has stripes, the pane is newer than the
+ * stripes' start, and older <= limit - 2A (with A = limit / 4 that is: the older panes hold at
+ * most half the limit; for weighted windows `older` is the unweighted previous window, an upper
+ * bound). Otherwise, and after any denial-side miss, the pane is the exact single word. Limits
+ * below 512 (chunk < 16) never stripe. No transfer between words ever happens: the allotment
+ * is fixed when the pane opens and the unspent part is taken back in the same CAS that clears
+ * HOT, so there is no in-flight slack for a denier to miss (the flaw of the earlier "grant on
+ * demand" sketch in issue 2).
+ *
+ * Stripes and panes. A stripe word (tag | sealed | used) only moves forward for a pane. It is
+ * taken over by a newer hot pane only after the older pane was closed (for P >= 2 the newer
+ * pane's opener closed the older panes of its window first) or has left the window. A count of
+ * a hot pane reads the stripes, the slot, the stripes again: equal sums are a snapshot at the
+ * slot read (stripes only grow); after 4 busy tries it makes the pane exact instead.
  */
 final class PaneWindow extends Window {
 
@@ -48,15 +89,31 @@ final class PaneWindow extends Window {
   static final long HALF_LAP = 1L << 22;
   static final long CLOSED = 1L << 40;
   static final long COUNT_MASK = CLOSED - 1;
+  /** In a slot word only: the lowest tag bit, which the slot's index already gives. */
+  static final long HOT = 1L << TAG_SHIFT;
+
+  /** Stripes of a hot key: a power of two; 8 x 128 bytes, allocated on contention only. */
+  static final int STRIPES = 8;
+  /** A stripe's chunk is limit / (4 x STRIPES): the allotment of a pane is a quarter of the limit. */
+  static final int CHUNK_DIVISOR = 4 * STRIPES;
+  /** Smallest chunk worth a stripe: limits below 16 x 32 = 512 keep the single-word path. */
+  static final long MIN_CHUNK = 16;
+  /** Failed slot CASes of a limiter before it gets stripes. */
+  static final int COLLISIONS_BEFORE_STRIPES = 4;
+  /** Double reads of the stripes a count tries before it makes the pane exact instead. */
+  private static final int SNAPSHOT_ATTEMPTS = 4;
 
   private static final VarHandle SLOT = MethodHandles.arrayElementVarHandle(long[].class);
   private static final VarHandle HEAD;
   private static final VarHandle OLDER;
+  private static final VarHandle STRIPES_REF;
 
   static {
     try {
-      HEAD = MethodHandles.lookup().findVarHandle(PaneWindow.class, "head", long.class);
-      OLDER = MethodHandles.lookup().findVarHandle(PaneWindow.class, "olderCache", long.class);
+      MethodHandles.Lookup l = MethodHandles.lookup();
+      HEAD = l.findVarHandle(PaneWindow.class, "head", long.class);
+      OLDER = l.findVarHandle(PaneWindow.class, "olderCache", long.class);
+      STRIPES_REF = l.findVarHandle(PaneWindow.class, "stripes", PaneStripes.class);
     } catch (ReflectiveOperationException e) {
       throw new ExceptionInInitializerError(e);
     }
@@ -67,6 +124,14 @@ final class PaneWindow extends Window {
   private final int mask;
   private final boolean weighted;
   private final long[] slots;
+  /** Permits per stripe once this window is hot; 0 for a window that never stripes. */
+  private final long chunk;
+  private final int stripeCount;
+  /** Null until the slot CAS is seen to fail (a hot key); then set once, never replaced. */
+  @SuppressWarnings("unused") // accessed through STRIPES_REF
+  private volatile PaneStripes stripes;
+  /** Failed slot CASes seen; a plain int: a lost increment only delays striping. */
+  private int collisions;
   @SuppressWarnings("unused") // accessed through HEAD
   private volatile long head;
   /**
@@ -78,35 +143,75 @@ final class PaneWindow extends Window {
   @SuppressWarnings("unused") // accessed through OLDER
   private volatile long olderCache;
 
-  private PaneWindow(long paneMillis, int panes, boolean weighted, long now) {
+  private PaneWindow(long paneMillis, int panes, boolean weighted, int stripeCount, long chunk,
+      boolean stripedAtOnce, long now) {
     this.paneMillis = paneMillis;
     this.panes = panes;
     this.weighted = weighted;
+    this.stripeCount = stripeCount;
+    this.chunk = chunk;
     int n = Integer.highestOneBit(Math.max(1, panes - 1)) << 1; // nextPow2(panes), at least 2
     this.mask = n - 1;
     this.slots = new long[n];
     long p0 = Math.floorDiv(now, paneMillis);
     for (int k = n; k >= 1; k--) {
       long q = p0 - k;
-      slots[index(q)] = pack(q, 0, CLOSED);
+      slots[index(q)] = packSlot(q, 0, CLOSED);
     }
     this.head = p0;
+    if (stripedAtOnce) {
+      this.stripes = new PaneStripes(stripeCount, chunk, p0 - 1);
+    }
   }
 
-  /** A {@code SLIDING_PANES} window of {@code panes} panes of {@code paneMillis}. */
+  /** A {@code SLIDING_PANES} window of {@code panes} panes of {@code paneMillis}, for a counter. */
   static PaneWindow panes(long paneMillis, int panes, long now) {
-    return new PaneWindow(paneMillis, panes, false, now);
+    return new PaneWindow(paneMillis, panes, false, STRIPES, 0, false, now);
   }
 
-  /** A {@code SLIDING_WEIGHTED} window of length {@code windowMillis}. */
+  /** A {@code SLIDING_PANES} window for a limit of {@code limit}: stripes if it gets hot. */
+  static PaneWindow panes(long paneMillis, int panes, long limit, long now) {
+    return new PaneWindow(paneMillis, panes, false, STRIPES, chunkFor(limit), false, now);
+  }
+
+  /** A {@code SLIDING_WEIGHTED} window of length {@code windowMillis}, for a counter. */
   static PaneWindow weighted(long windowMillis, long now) {
-    return new PaneWindow(windowMillis, 2, true, now);
+    return new PaneWindow(windowMillis, 2, true, STRIPES, 0, false, now);
+  }
+
+  /** A {@code SLIDING_WEIGHTED} window for a limit of {@code limit}: stripes if it gets hot. */
+  static PaneWindow weighted(long windowMillis, long limit, long now) {
+    return new PaneWindow(windowMillis, 2, true, STRIPES, chunkFor(limit), false, now);
+  }
+
+  /**
+   * For tests: a window striped from the start with {@code stripeCount} stripes (a power of
+   * two) of {@code chunk} permits, whatever the limit.
+   */
+  static PaneWindow striped(long paneMillis, int panes, boolean weighted, int stripeCount,
+      long chunk, long now) {
+    return new PaneWindow(paneMillis, weighted ? 2 : panes, weighted, stripeCount, chunk, true,
+        now);
+  }
+
+  private static long chunkFor(long limit) {
+    long chunk = limit / CHUNK_DIVISOR;
+    return chunk >= MIN_CHUNK ? chunk : 0;
   }
 
   // ---- slot words ------------------------------------------------------------------------
 
   static long pack(long pane, long count, long closed) {
     return ((pane & TAG_MASK) << TAG_SHIFT) | closed | count;
+  }
+
+  /** A slot word: the tag's lowest bit is left out (the slot index says it) for {@link #HOT}. */
+  static long packSlot(long pane, long count, long flags) {
+    return ((pane & TAG_MASK & ~1L) << TAG_SHIFT) | flags | count;
+  }
+
+  static boolean isHot(long slot) {
+    return (slot & HOT) != 0;
   }
 
   static long countOf(long slot) {
@@ -117,13 +222,26 @@ final class PaneWindow extends Window {
     return (slot & CLOSED) != 0;
   }
 
-  /** 0: the slot holds {@code pane}; (0, 2^22): an older pane; otherwise a newer pane. */
-  static long lag(long slot, long pane) {
-    return (pane - (slot >>> TAG_SHIFT)) & TAG_MASK;
+  /** 0: the word is for {@code pane}; (0, 2^22): an older pane; otherwise a newer pane. */
+  static long lag(long word, long pane) {
+    return (pane - (word >>> TAG_SHIFT)) & TAG_MASK;
+  }
+
+  /**
+   * {@link #lag} for the word of slot {@code index(pane)}: every pane that slot can hold has
+   * the parity of {@code pane} (the ring has at least 2 slots), so the tag's lowest bit is
+   * implied and ignored.
+   */
+  static long slotLag(long slot, long pane) {
+    return ((pane & ~1L) - ((slot >>> TAG_SHIFT) & ~1L)) & TAG_MASK;
   }
 
   private int index(long pane) {
     return (int) pane & mask;
+  }
+
+  private PaneStripes stripesAcquire() {
+    return (PaneStripes) STRIPES_REF.getAcquire(this);
   }
 
   private long slotAcquire(int i) {
@@ -172,16 +290,23 @@ final class PaneWindow extends Window {
       int i = index(q);
       long v = slotAcquire(i);
       for (;;) {
-        long lag = lag(v, q);
+        long lag = slotLag(v, q);
         long update;
         if (lag == 0) {
           if (isClosed(v)) {
             sum += countOf(v);
             break;
           }
+          if (isHot(v)) {
+            if (exact(q) == RESTART) {
+              return RESTART;
+            }
+            v = slotAcquire(i);
+            continue;
+          }
           update = v | CLOSED;
         } else if (lag < HALF_LAP) {
-          update = pack(q, 0, CLOSED); // stale lap: nothing was recorded in pane q
+          update = packSlot(q, 0, CLOSED); // stale lap: nothing was recorded in pane q
         } else {
           return RESTART;
         }
@@ -196,15 +321,85 @@ final class PaneWindow extends Window {
     return sum;
   }
 
+  // ---- hot panes -------------------------------------------------------------------------
+
+  /**
+   * Makes pane {@code pe} exact if it is hot: seals its stripes, then takes their unspent
+   * allotment out of the slot and clears {@link #HOT} in one CAS. Idempotent and lock-free:
+   * the unspent part is final once every stripe is sealed, so every helper computes the same
+   * and only one CAS on the hot word succeeds. Returns {@link #RESTART} if the stripes moved on
+   * to a newer pane (head moved on too).
+   */
+  private long exact(long pe) {
+    PaneStripes s = stripesAcquire();
+    long unspent = s.seal(pe);
+    if (unspent == PaneStripes.RESTART) {
+      return RESTART;
+    }
+    int i = index(pe);
+    long v = slotAcquire(i);
+    while (slotLag(v, pe) == 0 && isHot(v)) {
+      long witness = casSlot(i, v, (v & ~HOT) - unspent); // count >= unspent: see the note
+      if (witness == v) {
+        return 0;
+      }
+      v = witness;
+    }
+    return 0; // made exact by another thread, or the slot moved on
+  }
+
+  /**
+   * The true count of hot pane {@code pe}: slot count - allotment + what the stripes spent,
+   * read as a snapshot (stripes, slot, stripes again: equal sums mean no stripe changed while
+   * the slot was read, since a stripe's count for a pane only grows). After
+   * {@link #SNAPSHOT_ATTEMPTS} busy tries the pane is made exact instead, so a count is
+   * lock-free. {@link #RESTART} if the pane closed or moved on.
+   */
+  private long hotCount(long pe) {
+    PaneStripes s = stripesAcquire();
+    int i = index(pe);
+    for (int attempt = 0; attempt < SNAPSHOT_ATTEMPTS; attempt++) {
+      long before = s.spent(pe);
+      long v = slotAcquire(i);
+      long after = s.spent(pe);
+      if (before == PaneStripes.RESTART || after == PaneStripes.RESTART
+          || slotLag(v, pe) != 0 || isClosed(v)) {
+        return RESTART;
+      }
+      if (!isHot(v)) {
+        return countOf(v);
+      }
+      if (before == after) {
+        return countOf(v) - s.allotment() + before;
+      }
+    }
+    if (exact(pe) == RESTART) {
+      return RESTART;
+    }
+    long v = slotAcquire(i);
+    return slotLag(v, pe) == 0 && !isClosed(v) && !isHot(v) ? countOf(v) : RESTART;
+  }
+
+  /** A failed slot CAS: after a few, a limiter window gets its stripes. */
+  private void contended() {
+    if (chunk > 0 && stripesAcquire() == null && ++collisions >= COLLISIONS_BEFORE_STRIPES) {
+      long before = (long) HEAD.getAcquire(this) - 1;
+      STRIPES_REF.compareAndSet(this, null, new PaneStripes(stripeCount, chunk, before));
+    }
+  }
+
   /**
    * The count of pane {@code pe} held in slot word {@code v}: 0 while the slot still holds an
    * older pane (the first write replaces it); {@link #RESTART} if pane {@code pe} is closed or the
    * slot holds a newer pane, i.e. head moved past {@code pe}.
    */
-  private static long currentOf(long v, long pe) {
-    long lag = lag(v, pe);
+  private long currentOf(long v, long pe) {
+    long lag = slotLag(v, pe);
     if (lag == 0) {
-      return isClosed(v) ? RESTART : countOf(v);
+      if (isClosed(v)) {
+        return RESTART;
+      }
+      return isHot(v) ? hotCount(pe) : countOf(v);
     }
     return lag < HALF_LAP ? 0 : RESTART;
   }
@@ -232,12 +427,16 @@ final class PaneWindow extends Window {
       }
       int i = index(pe);
       long v = slotAcquire(i);
+      if (slotLag(v, pe) == 0 && isHot(v)) {
+        exact(pe); // add returns the count it made: simplest from an exact pane (limits only)
+        continue;
+      }
       long current = currentOf(v, pe);
       if (current == RESTART) {
         continue;
       }
       long updated = Math.min(COUNT_MASK, current + n);
-      if (casSlot(i, v, pack(pe, updated, 0)) == v) {
+      if (casSlot(i, v, packSlot(pe, updated, 0)) == v) {
         return windowCount(older, updated, now, pe);
       }
     }
@@ -270,16 +469,49 @@ final class PaneWindow extends Window {
       }
       int i = index(pe);
       long v = slotAcquire(i);
-      long current = currentOf(v, pe);
-      if (current == RESTART) {
+      long lag = slotLag(v, pe);
+      long current;
+      if (lag == 0) {
+        if (isClosed(v)) {
+          continue;
+        }
+        if (isHot(v)) {
+          long taken = stripesAcquire().take(pe, permits);
+          if (taken == PaneStripes.TAKEN) {
+            return pe;
+          }
+          if (taken == PaneStripes.RESTART) {
+            continue;
+          }
+          // the slot counts every stripe's whole chunk: room against it is room for sure
+          if (windowCount(older, countOf(v) + permits, now, pe) <= limit) {
+            if (casSlot(i, v, v + permits) == v) {
+              return pe;
+            }
+            continue;
+          }
+          exact(pe); // no room even so: decide against the true count from now on
+          continue;
+        }
+        current = countOf(v);
+      } else if (lag < HALF_LAP) {
+        PaneStripes s = stripesAcquire();
+        if (s != null && pe > s.before() && older <= limit - 2 * s.allotment()) {
+          casSlot(i, v, packSlot(pe, s.allotment(), HOT)); // open the pane hot, then decide
+          continue;
+        }
+        current = 0;
+      } else {
         continue;
       }
       if (windowCount(older, current + permits, now, pe) > limit) {
         return DENIED;
       }
-      if (casSlot(i, v, pack(pe, current + permits, 0)) == v) {
+      long update = lag == 0 ? v + permits : packSlot(pe, permits, 0);
+      if (casSlot(i, v, update) == v) {
         return pe;
       }
+      contended();
     }
   }
 
@@ -290,9 +522,11 @@ final class PaneWindow extends Window {
 
   @Override
   void cancel(long now, long permits, long receipt) {
+    // A hot pane's true count is slot - allotment + spent, so giving permits back to the slot is
+    // right wherever they were taken (slot or stripe), and the slot holds at least `permits`.
     int i = index(receipt);
     long v = slotAcquire(i);
-    while (lag(v, receipt) == 0 && countOf(v) >= permits) {
+    while (slotLag(v, receipt) == 0 && countOf(v) >= permits) {
       long witness = casSlot(i, v, v - permits);
       if (witness == v) {
         return;
@@ -302,10 +536,17 @@ final class PaneWindow extends Window {
     // the slot moved on to a later lap: the reservation already left the window
   }
 
-  /** Count recorded in pane {@code q}, without helping: for retry estimates. */
+  /** Count recorded in pane {@code q}, without waiting: for retry estimates. */
   private long paneCount(long q) {
     long v = slotAcquire(index(q));
-    return lag(v, q) == 0 ? countOf(v) : 0;
+    if (slotLag(v, q) != 0) {
+      return 0;
+    }
+    if (isHot(v)) {
+      long c = hotCount(q);
+      return c == RESTART ? countOf(v) : c;
+    }
+    return countOf(v);
   }
 
   @Override
@@ -356,6 +597,18 @@ final class PaneWindow extends Window {
       return untilPane + w + fromNext;
     }
     return untilPane + 2 * w;
+  }
+
+  /** For tests: permits the stripes took for the pane of {@code now}; 0 without stripes. */
+  long stripeSpent(long now) {
+    PaneStripes s = stripesAcquire();
+    long spent = s == null ? 0 : s.spent(Math.floorDiv(now, paneMillis));
+    return Math.max(0, spent);
+  }
+
+  /** For tests: whether this window has stripes (it met contention, or was built striped). */
+  boolean striped() {
+    return stripesAcquire() != null;
   }
 
   /** Ring length, for tests. */
