@@ -27,7 +27,7 @@ import java.util.concurrent.atomic.LongAdder;
  *   Guava RateLimiter                            1e9 permits per second (a rate, not a window)
  *   naive synchronized deque                     1,000,000 per second, so its memory stays bounded
  *                                                (about 24 MB of boxed Longs): reached above 1M/s
- * The DENIED scenario uses 100 per second everywhere.
+ * The DENIED scenario uses 100 per second everywhere, AT_LIMIT 10,000,000 per second.
  *
  * Time: windowpane, Sentinel, Bucket4j and the naive log read System.currentTimeMillis().
  * Resilience4j and Guava read System.nanoTime() and cannot be given another clock.
@@ -134,7 +134,7 @@ public enum Implementation {
   abstract Decider create(Scenario scenario);
 
   private static long allowedOr(Scenario scenario, long allowedLimit) {
-    return scenario == Scenario.ALLOWED ? allowedLimit : Scenario.DENIED_PER_SECOND;
+    return scenario.limit(allowedLimit);
   }
 
   private static Decider windowpane(WindowSpec spec, long limit) {

@@ -56,7 +56,7 @@ public class LocalAcquireBenchmark {
 
   @Setup(Level.Trial)
   public void setUp() {
-    long limit = scenario == Scenario.ALLOWED ? 1_000_000_000_000L : Scenario.DENIED_PER_SECOND;
+    long limit = scenario.limit(1_000_000_000_000L);
     wp = Windowpane.local();
     limiter = wp.limiter("bench",
         Quota.of(Limit.of(limit, WindowSpec.panes(Duration.ofSeconds(1), 10))));

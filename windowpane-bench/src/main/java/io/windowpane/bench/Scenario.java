@@ -12,8 +12,29 @@ public enum Scenario {
   ALLOWED,
 
   /** {@value #DENIED_PER_SECOND} per second: after the first few calls of a second, all deny. */
-  DENIED;
+  DENIED,
+
+  /**
+   * {@value #AT_LIMIT_PER_SECOND} per second: below the rate one thread reaches, so every
+   * window fills to its limit and then denies: mixed allowed and denied decisions at the limit.
+   */
+  AT_LIMIT;
 
   /** The limit of the denied scenario, per second. */
   public static final long DENIED_PER_SECOND = 100;
+
+  /** The limit of the at-the-limit scenario, per second. */
+  public static final long AT_LIMIT_PER_SECOND = 10_000_000;
+
+  /** The limit to use: {@code allowedLimit} in the allowed scenario, else this scenario's. */
+  public long limit(long allowedLimit) {
+    switch (this) {
+      case ALLOWED:
+        return allowedLimit;
+      case AT_LIMIT:
+        return AT_LIMIT_PER_SECOND;
+      default:
+        return DENIED_PER_SECOND;
+    }
+  }
 }

@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# The hot-key figures of docs/benchmarks.md ("Hot key: 1 to 8 threads"), issue 13.
+#
+# Usage, from the repository root, with a jar built from a clean `git archive` of one commit:
+#   JAR=/tmp/wp-hot/benchmarks.jar OUT=windowpane-bench/results/hotkey-DATE \
+#       windowpane-bench/run-hotkey-benchmarks.sh [BASELINE_JAR]
+#
+# Each line below is one JMH invocation: the listed implementations one after another, each in
+# 3 forks of 2 x 1 s warm-up and 3 x 1 s measurement, -prof gc. Before each invocation the
+# script waits (60 s at a time, at most 20 minutes in all) while the 1-minute load average is
+# above 1.5, and logs the load average it started at in OUT/load.log. With BASELINE_JAR it also
+# runs windowpane panes from that jar (the code before the change) in the same session.
+set -u
+JAR=${JAR:?jar}
+OUT=${OUT:?output directory}
+mkdir -p "$OUT"
+OPTS=(-f 3 -wi 2 -w 1s -i 3 -r 1s -prof gc -jvmArgsAppend "-Xms2g -Xmx2g -XX:+AlwaysPreTouch")
+waited=0
+
+gate() {
+  while :; do
+    load=$(cut -d' ' -f1 /proc/loadavg)
+    if awk "BEGIN{exit !($load <= 1.5)}" || [ "$waited" -ge 1200 ]; then
+      break
+    fi
+    sleep 60
+    waited=$((waited + 60))
+  done
+  echo "$(date -u +%H:%M:%S) load $(cut -d' ' -f1-3 /proc/loadavg) waited ${waited}s: $1" >> "$OUT/load.log"
+}
+
+run() { # name jar impls scenario threads
+  gate "$1"
+  java -jar "$2" 'LocalDecideBenchmark.decide$' -p impl="$3" -p scenario="$4" -t "$5" "${OPTS[@]}" \
+      -rf json -rff "$OUT/$1.json" > "$OUT/$1.txt" 2>&1
+}
+
+PEERS=WINDOWPANE_PANES,WINDOWPANE_WEIGHTED,RESILIENCE4J,BUCKET4J,GUAVA,SENTINEL,LONG_ADDER
+for t in 1 2 4 8; do
+  run "allowed-t$t" "$JAR" "$PEERS" ALLOWED "$t"
+done
+for t in 1 2; do
+  run "denied-t$t" "$JAR" WINDOWPANE_PANES,WINDOWPANE_WEIGHTED,RESILIENCE4J,BUCKET4J,GUAVA DENIED "$t"
+done
+for t in 1 2 4; do
+  run "atlimit-t$t" "$JAR" WINDOWPANE_PANES,WINDOWPANE_WEIGHTED,RESILIENCE4J,BUCKET4J AT_LIMIT "$t"
+done
+if [ $# -ge 1 ]; then
+  for t in 1 2; do
+    run "baseline-allowed-t$t" "$1" WINDOWPANE_PANES ALLOWED "$t"
+    run "baseline-denied-t$t" "$1" WINDOWPANE_PANES DENIED "$t"
+  done
+fi
