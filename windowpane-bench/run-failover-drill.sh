@@ -7,11 +7,16 @@
 #
 # Usage, from the repository root:
 #
-#     windowpane-bench/run-failover-drill.sh [--wait-for-load MAX] [FailoverDrill options]
+#     windowpane-bench/run-failover-drill.sh [--work-tree] [--wait-for-load MAX] [FailoverDrill options]
 #
-# --wait-for-load MAX (this script's own option, first if given): after the build, wait until the
-# 1-minute load average is below MAX, checking every 30 s for at most 15 minutes, then run anyway
-# (output.txt and runs.log record the load before and after, and how long it waited).
+# The code measured is the commit checked out (HEAD), exported with `git archive` into a
+# temporary directory and built there, so that other engineers' uncommitted edits in this shared
+# work tree are not measured. --work-tree builds the work tree as it is instead (uncommitted
+# changes included; the commit is then recorded as COMMIT+dirty, and tree.txt lists them).
+#
+# --wait-for-load MAX: after the build, wait until the 1-minute load average is below MAX,
+# checking every 30 s for at most 15 minutes, then run anyway (output.txt and runs.log record the
+# load before and after, and how long it waited). This script's options come first, in this order.
 #
 # With the defaults (5 kill trials, 3 hang trials, the fleet; 8 threads, 10,000 decisions/s over
 # 4,096 keys) the drill itself takes about 1.5 minutes, plus the build. Options (defaults in
@@ -29,31 +34,45 @@
 # Everything the drill starts (redis-server processes, proxies, threads) is its own and stops
 # with it; the JVM is bounded by `timeout` (the budget plus 90 s) and its watchdog. Set
 # WINDOWPANE_BENCH_JAR to run a given jar (the build is then skipped); otherwise the freshly built
-# jar is copied to a temporary file first, so a concurrent build in this shared work tree cannot
-# replace it mid-run.
+# jar is copied to a temporary file first, so that no concurrent build can replace it mid-run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-# The code measured, before this script writes anything. Results are output, not code.
-commit="$(git rev-parse --short HEAD 2>/dev/null || echo unknown)"
-tree="$(git status --porcelain -- . ':(exclude)windowpane-bench/results' ':(exclude)docs/img' 2>/dev/null || true)"
-if [[ -n "$tree" ]]; then
-  commit="$commit+dirty"
+work_tree=0
+if [[ "${1:-}" == "--work-tree" ]]; then
+  work_tree=1
+  shift
 fi
-
 max_load=""
 if [[ "${1:-}" == "--wait-for-load" ]]; then
   max_load="${2:?--wait-for-load: expected a load average such as 2.5}"
   shift 2
 fi
 
+# The code measured, before this script writes anything. Results are output, not code.
+commit="$(git rev-parse --short HEAD 2>/dev/null || echo unknown)"
+tree="$(git status --porcelain -- . ':(exclude)windowpane-bench/results' ':(exclude)docs/img' 2>/dev/null || true)"
+
+TMP="$(mktemp -d /tmp/failover-drill.XXXXXX)"
+trap 'rm -rf "$TMP"' EXIT
 if [[ -n "${WINDOWPANE_BENCH_JAR:-}" ]]; then
   JAR="$WINDOWPANE_BENCH_JAR"
-else
+  built="given jar: WINDOWPANE_BENCH_JAR=$JAR"
+  tree="(unknown: a given jar)"
+elif [[ $work_tree -eq 1 ]]; then
+  if [[ -n "$tree" ]]; then
+    commit="$commit+dirty"
+  fi
   mvn -B -q -pl windowpane-bench -am package -DskipTests -Dexec.skip=true
-  JAR="$(mktemp /tmp/failover-drill-XXXXXX.jar)"
-  trap 'rm -f "$JAR"' EXIT
+  JAR="$TMP/benchmarks.jar"
   cp windowpane-bench/target/benchmarks.jar "$JAR"
+  built="work tree"
+else
+  git archive --format=tar HEAD | tar -x -C "$TMP"
+  (cd "$TMP" && mvn -B -q -pl windowpane-bench -am package -DskipTests -Dexec.skip=true)
+  JAR="$TMP/windowpane-bench/target/benchmarks.jar"
+  built="git archive of $commit, built in $TMP"
+  tree=""
 fi
 
 args=("$@")
@@ -74,9 +93,9 @@ fi
 mkdir -p "$out"
 name="$(basename "$out")"
 {
-  echo "code $commit; jar $JAR (sha256 $(sha256sum "$JAR" | cut -c1-16)...)"
-  echo "git status --porcelain (results and docs/img left out):"
-  echo "${tree:-(clean)}"
+  echo "code $commit ($built); jar sha256 $(sha256sum "$JAR" | cut -c1-16)..."
+  echo "uncommitted changes measured (git status --porcelain, results and docs/img left out):"
+  echo "${tree:-(none)}"
 } >"$out/tree.txt"
 
 : >"$out/output.txt"
@@ -111,11 +130,11 @@ set -e
 echo "uptime after: $(uptime)" | tee -a "$out/output.txt"
 
 if [[ $status -ne 0 ]]; then
-  echo "$(date -u +%H:%M:%S) $name: run-failover-drill.sh ${max_load:+--wait-for-load $max_load }$* on $commit; ${gate}FAILED (exit $status)" \
+  echo "$(date -u +%H:%M:%S) $name: run-failover-drill.sh $([[ $work_tree -eq 1 ]] && echo '--work-tree ')${max_load:+--wait-for-load $max_load }$* on $commit; ${gate}FAILED (exit $status)" \
     >>windowpane-bench/results/runs.log
   exit "$status"
 fi
-echo "$(date -u +%H:%M:%S) $name: run-failover-drill.sh ${max_load:+--wait-for-load $max_load }$* on $commit; $gate$(cat "$out/runs-line.txt")" \
+echo "$(date -u +%H:%M:%S) $name: run-failover-drill.sh $([[ $work_tree -eq 1 ]] && echo '--work-tree ')${max_load:+--wait-for-load $max_load }$* on $commit; $gate$(cat "$out/runs-line.txt")" \
   >>windowpane-bench/results/runs.log
 rm -f "$out/runs-line.txt"
 if [[ "${WINDOWPANE_DRILL_NO_DOCS_PNG:-0}" != 1 && -f "$out/failover-drill.png" ]]; then
