@@ -217,8 +217,9 @@ public final class Chain {
       }
       Throwable cause = unwrap(e);
       if (cause instanceof java.util.concurrent.TimeoutException) {
-        cause = new WindowpaneTimeoutException(m.name + " did not answer within the call timeout of "
-            + settings.callTimeoutMillis() + " ms", cause);
+        cause = new WindowpaneTimeoutException(m.name
+            + " did not answer within the call timeout of " + settings.callTimeoutMillis() + " ms",
+            cause);
       }
       if (isRefusal(cause)) {
         m.answered(nanos);

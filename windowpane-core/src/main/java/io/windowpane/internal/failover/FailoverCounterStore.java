@@ -6,16 +6,11 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 
 /** A counter over a chain: adds to the first UP member, counts from the first readable one. */
-final class FailoverCounterStore implements CounterStore, Chain.Replayable {
+final class FailoverCounterStore extends MemberStores<CounterStore> implements CounterStore {
 
-  private final Chain chain;
-  private final CounterStore[] stores;
-  private final Journal journal;
 
   FailoverCounterStore(Chain chain, CounterStore[] stores, Journal journal) {
-    this.chain = chain;
-    this.stores = stores;
-    this.journal = journal;
+    super(chain, stores, journal);
   }
 
   @Override
@@ -72,24 +67,12 @@ final class FailoverCounterStore implements CounterStore, Chain.Replayable {
   /** Whether the first readable member holds state for the key. */
   @Override
   public boolean holdsState(String key) {
-    for (int i = 0; i < stores.length; i++) {
-      if (chain.members[i].health != io.windowpane.Failover.Health.DOWN) {
-        return stores[i].holdsState(key);
-      }
-    }
-    return false;
+    return firstReadable(s -> s.holdsState(key));
   }
 
   @Override
   public void cleanUp() {
-    for (CounterStore s : stores) {
-      s.cleanUp();
-    }
-  }
-
-  @Override
-  public Journal journal() {
-    return journal;
+    each(CounterStore::cleanUp);
   }
 
   @Override

@@ -20,24 +20,19 @@ import java.util.concurrent.CompletionStage;
  * with a retryAfter of that limit's window. Allowed permits from any member but the first are
  * journaled for replay. When no member answers, the chain's OnFailure policy answers.
  */
-final class FailoverLimiterStore implements LimiterStore, Chain.Replayable {
+final class FailoverLimiterStore extends MemberStores<LimiterStore> implements LimiterStore {
 
   /** Retry-after of a last-resort denial. */
   static final long LAST_RESORT_RETRY_MILLIS = 1_000;
 
-  private final Chain chain;
   private final Quota quota;
-  private final LimiterStore[] stores;
   private final Quota[] quotas;
-  private final Journal journal;
 
   FailoverLimiterStore(Chain chain, Quota quota, LimiterStore[] stores, Quota[] quotas,
       Journal journal) {
-    this.chain = chain;
+    super(chain, stores, journal);
     this.quota = quota;
-    this.stores = stores;
     this.quotas = quotas;
-    this.journal = journal;
   }
 
   @Override
@@ -147,24 +142,12 @@ final class FailoverLimiterStore implements LimiterStore, Chain.Replayable {
 
   @Override
   public boolean holdsState(String key) {
-    for (int i = 0; i < stores.length; i++) {
-      if (chain.members[i].health != Health.DOWN) {
-        return stores[i].holdsState(key);
-      }
-    }
-    return false;
+    return firstReadable(s -> s.holdsState(key));
   }
 
   @Override
   public void cleanUp() {
-    for (LimiterStore s : stores) {
-      s.cleanUp();
-    }
-  }
-
-  @Override
-  public Journal journal() {
-    return journal;
+    each(LimiterStore::cleanUp);
   }
 
   @Override

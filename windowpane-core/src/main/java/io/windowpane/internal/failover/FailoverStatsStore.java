@@ -7,16 +7,11 @@ import java.util.List;
 import java.util.concurrent.CompletionStage;
 
 /** Statistics over a chain: records to the first UP member, summaries from the first readable. */
-final class FailoverStatsStore implements StatsStore, Chain.Replayable {
+final class FailoverStatsStore extends MemberStores<StatsStore> implements StatsStore {
 
-  private final Chain chain;
-  private final StatsStore[] stores;
-  private final Journal journal;
 
   FailoverStatsStore(Chain chain, StatsStore[] stores, Journal journal) {
-    this.chain = chain;
-    this.stores = stores;
-    this.journal = journal;
+    super(chain, stores, journal);
   }
 
   @Override
@@ -57,24 +52,12 @@ final class FailoverStatsStore implements StatsStore, Chain.Replayable {
 
   @Override
   public boolean holdsState(String key) {
-    for (int i = 0; i < stores.length; i++) {
-      if (chain.members[i].health != Health.DOWN) {
-        return stores[i].holdsState(key);
-      }
-    }
-    return false;
+    return firstReadable(s -> s.holdsState(key));
   }
 
   @Override
   public void cleanUp() {
-    for (StatsStore s : stores) {
-      s.cleanUp();
-    }
-  }
-
-  @Override
-  public Journal journal() {
-    return journal;
+    each(StatsStore::cleanUp);
   }
 
   @Override
