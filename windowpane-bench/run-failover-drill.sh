@@ -18,9 +18,9 @@
 # checking every 30 s for at most 15 minutes, then run anyway (output.txt and runs.log record the
 # load before and after, and how long it waited). This script's options come first, in this order.
 #
-# With the defaults (5 kill trials, 3 hang trials, the fleet; 8 threads, 10,000 decisions/s over
+# With the defaults (5 kill trials, 3 hang trials, the fleet; 8 threads, 5,000 decisions/s over
 # 4,096 keys) the drill itself takes about 1.5 minutes, plus the build. Options (defaults in
-# brackets): --threads [8], --rate [10000], --keys [4096], --healthy/--down/--after [3s each, the
+# brackets): --threads [8], --rate [5000], --keys [4096], --healthy/--down/--after [3s each, the
 # first trial of each kind], --repeat-phase [1s, the later trials], --kill-trials [5],
 # --hang-trials [3], --fleet-nodes [4], --fleet-limit [1000], --fleet-offer [2.0],
 # --fleet-healthy [3s], --fleet-outage [4s], --fleet-after [3s], --scenarios [kill,hang,fleet],

@@ -41,7 +41,7 @@ record DrillOptions(int threads, int rate, Duration warmup, int keys, Duration h
     Duration fleetAfter, List<String> scenarios, Path out, Duration budget) {
 
   static final String USAGE = """
-      usage: FailoverDrill [--threads 8] [--rate 10000] [--warmup 3s] [--keys 4096]
+      usage: FailoverDrill [--threads 8] [--rate 5000] [--warmup 3s] [--keys 4096]
           [--healthy 3s] [--down 3s] [--after 3s] [--repeat-phase 1s]
           [--kill-trials 5] [--hang-trials 3]
           [--fleet-nodes 4] [--fleet-limit 1000] [--fleet-offer 2.0]
@@ -51,7 +51,7 @@ record DrillOptions(int threads, int rate, Duration warmup, int keys, Duration h
 
   static DrillOptions parse(String[] args) {
     int threads = 8;
-    int rate = 10_000;
+    int rate = 5_000;
     Duration warmup = Duration.ofSeconds(3);
     int keys = 4096;
     Duration healthy = Duration.ofSeconds(3);

@@ -39,7 +39,7 @@ import java.util.Map;
  * <p>Run (the script builds the jar, copies it so no concurrent build can replace it, bounds the
  * run in time and appends to results/runs.log):
  * <pre>
- * windowpane-bench/run-failover-drill.sh [--threads 8] [--rate 20000] [--keys 4096]
+ * windowpane-bench/run-failover-drill.sh [--threads 8] [--rate 5000] [--keys 4096]
  *     [--kill-trials 5] [--hang-trials 3] [--scenarios kill,hang,fleet] [--out DIR]
  * </pre>
  * Output in {@code windowpane-bench/results/failover-drill-DATE/}: {@code drill.json} (machine,
