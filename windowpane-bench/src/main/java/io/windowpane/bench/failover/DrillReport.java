@@ -86,7 +86,8 @@ final class DrillReport {
           w.cls(), w.certainMax(), w.possibleMax(), (double) w.certainMax() / f.limit(),
           (double) w.possibleMax() / f.limit(), w.bound(), w.verdict()));
     }
-    return s.append(" errors ").append(f.errors()).toString();
+    return s.append(" re-trips after recovery ").append(f.retrips()).append("; errors ")
+        .append(f.errors()).toString();
   }
 
   static String timelineFile(FaultTrial.Result r) {
@@ -155,10 +156,11 @@ final class DrillReport {
       s.append(String.format(Locale.ROOT, "## Fleet overshoot%n%n%d nodes at fleetNodes(%d), hot"
               + " key limit L = %,d per 1 s (10 panes), %,.0f/s offered per node; killed at"
               + " %.2f s, last node tripped at %.2f s, new server at %.2f s, last node on Redis"
-              + " at %.2f s. Windows aligned to the 100 ms panes; \"any\" = every 1 s interval"
-              + " (ms steps), for information.%n%n", fleet.nodes(), fleet.nodes(), fleet.limit(),
-          fleet.offeredPerNode(), fleet.killAt() / 1e3, fleet.lastTripAt() / 1e3,
-          fleet.restartAt() / 1e3, fleet.lastRecoveredAt() / 1e3));
+              + " at %.2f s; %d trip(s) after a node's recovery. Windows aligned to the 100 ms"
+              + " panes; \"any\" = every 1 s interval (ms steps), for information.%n%n",
+          fleet.nodes(), fleet.nodes(), fleet.limit(), fleet.offeredPerNode(),
+          fleet.killAt() / 1e3, fleet.lastTripAt() / 1e3, fleet.restartAt() / 1e3,
+          fleet.lastRecoveredAt() / 1e3, fleet.retrips()));
       s.append("| windows | bound | aligned windows | max admitted, certain | possible | × L"
           + " (possible) | against the bound | any 1 s interval, possible max |\n"
           + "|---|--:|--:|--:|--:|--:|---|--:|\n");
@@ -272,6 +274,8 @@ final class DrillReport {
     m.put("errors", f.errors());
     m.put("firstError", f.firstError());
     m.put("windows", f.windows().stream().map(w -> w.json(f.limit())).toList());
+    m.put("retripsAfterRecovery", f.retrips());
+    m.put("transitionsByNode", f.transitions());
     m.put("admittedPer100ms", java.util.Arrays.stream(f.admitted()).boxed().toList());
     m.put("admittedByLocalPer100ms", java.util.Arrays.stream(f.byLocal()).boxed().toList());
     return m;

@@ -41,7 +41,9 @@ import java.util.concurrent.locks.LockSupport;
  *   trip edge      starts before the last trip, ends after the kill  bound 2L
  *   outage         starts after the last trip, ends by the restart   bound N x max(1, floor(L/N))
  *   recovery edge  straddles [restart, last recovery]                bound 2L
- *   after          starts after the last recovery                    bound L
+ *   after          starts after the last recovery                    bound L (while no node
+ *                                                                     trips again: a re-trip is
+ *                                                                     another trip edge, 2L)
  *
  * When exactly an admission happened is only known to lie between the wall-clock milliseconds
  * read before and after its call (the engine reads its clock in between: the local engine in
@@ -108,7 +110,22 @@ final class FleetOvershoot {
    */
   record Result(int nodes, long limit, double offeredPerNode, long killAt, long[] tripAt,
       long restartAt, long[] recoveredAt, long stopAt, List<WindowMax> windows, long[] admitted,
-      long[] byLocal, long decisions, long errors, String firstError) {
+      long[] byLocal, long decisions, long errors, String firstError,
+      List<List<Map<String, Object>>> transitions) {
+
+    /** Trips reported after the node's first recovery, summed over the nodes. */
+    long retrips() {
+      long n = 0;
+      for (int i = 0; i < transitions.size(); i++) {
+        for (Map<String, Object> t : transitions.get(i)) {
+          if (recoveredAt[i] >= 0 && (Long) t.get("atMillis") > recoveredAt[i]
+              && "UP".equals(t.get("from"))) {
+            n++;
+          }
+        }
+      }
+      return n;
+    }
 
     long lastTripAt() {
       return max(tripAt);
@@ -143,6 +160,7 @@ final class FleetOvershoot {
     long decisions;
     final LongAdder errors = new LongAdder();
     volatile String firstError;
+    final List<Object[]> transitions = new java.util.concurrent.CopyOnWriteArrayList<>();
     volatile boolean killed;
     volatile boolean restarted;
     Thread thread;
@@ -158,10 +176,12 @@ final class FleetOvershoot {
       if (!engine.equals(Timeline.ENGINES[Timeline.PRIMARY])) {
         return;
       }
+      long now = System.currentTimeMillis();
+      transitions.add(new Object[] {now, from, to, reason});
       if (from == Health.UP && killed) {
-        tripped.compareAndSet(Long.MIN_VALUE, System.currentTimeMillis());
+        tripped.compareAndSet(Long.MIN_VALUE, now);
       } else if (to == Health.UP && restarted) {
-        recovered.compareAndSet(Long.MIN_VALUE, System.currentTimeMillis());
+        recovered.compareAndSet(Long.MIN_VALUE, now);
       }
     }
   }
@@ -349,8 +369,21 @@ final class FleetOvershoot {
       windows.add(new WindowMax(classes[c], bounds[c], aligned[c], certainMax[c], certainAt[c],
           possibleMax[c], possibleAt[c], anyMax[c]));
     }
+    List<List<Map<String, Object>>> transitions = new ArrayList<>();
+    for (Node node : nodes) {
+      List<Map<String, Object>> list = new ArrayList<>();
+      for (Object[] t : node.transitions) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("atMillis", (Long) t[0] - originMillis);
+        m.put("from", t[1].toString());
+        m.put("to", t[2].toString());
+        m.put("reason", t[3]);
+        list.add(m);
+      }
+      transitions.add(list);
+    }
     return new Result(n, limit, perNode, killAt, tripAt, restartAt, recoveredAt, stopAt, windows,
-        perPane, localPerPane, decisions, errors, firstError);
+        perPane, localPerPane, decisions, errors, firstError, transitions);
   }
 
   /** The class of the window {@code [start, end)}: see the design note. */
