@@ -79,8 +79,8 @@ final class DrillReport {
 
   static String fleetLine(FleetOvershoot.Result f) {
     StringBuilder s = new StringBuilder(String.format(Locale.ROOT,
-        "fleet of %d, limit %,d/s, %,.0f/s offered per node:", f.nodes(), f.limit(),
-        f.offeredPerNode()));
+        "fleet of %d, limit %,d/s, %,.0f/s offered per node, killed %s:", f.nodes(), f.limit(),
+        f.offeredPerNode(), f.killTargeted() ? "right after a burst" : "untargeted"));
     for (FleetOvershoot.WindowMax w : f.windows()) {
       s.append(String.format(Locale.ROOT, " %s max %,d-%,d (%.2f-%.2f L, bound %,d: %s);",
           w.cls(), w.certainMax(), w.possibleMax(), (double) w.certainMax() / f.limit(),
@@ -155,12 +155,14 @@ final class DrillReport {
     if (fleet != null) {
       s.append(String.format(Locale.ROOT, "## Fleet overshoot%n%n%d nodes at fleetNodes(%d), hot"
               + " key limit L = %,d per 1 s (10 panes), %,.0f/s offered per node; killed at"
-              + " %.2f s, last node tripped at %.2f s, new server at %.2f s, last node on Redis"
-              + " at %.2f s; %d trip(s) after a node's recovery. Windows aligned to the 100 ms"
-              + " panes; \"any\" = every 1 s interval (ms steps), for information.%n%n",
+              + " %.2f s (%s), last node tripped at %.2f s, new server at %.2f s, last node on"
+              + " Redis at %.2f s; %d trip(s) after a node's recovery. Windows aligned to the"
+              + " 100 ms panes; \"any\" = every 1 s interval (ms steps), for information.%n%n",
           fleet.nodes(), fleet.nodes(), fleet.limit(), fleet.offeredPerNode(),
-          fleet.killAt() / 1e3, fleet.lastTripAt() / 1e3, fleet.restartAt() / 1e3,
-          fleet.lastRecoveredAt() / 1e3, fleet.retrips()));
+          fleet.killAt() / 1e3, fleet.killTargeted() ? "right after a burst of Redis's"
+              + " admissions: the last second held L, the last 100 ms none"
+              : "no burst end seen within 3 s: at that point", fleet.lastTripAt() / 1e3,
+          fleet.restartAt() / 1e3, fleet.lastRecoveredAt() / 1e3, fleet.retrips()));
       s.append("| windows | bound | aligned windows | max admitted, certain | possible | × L"
           + " (possible) | against the bound | any 1 s interval, possible max |\n"
           + "|---|--:|--:|--:|--:|--:|---|--:|\n");
@@ -266,6 +268,7 @@ final class DrillReport {
     m.put("limitPerSecond", f.limit());
     m.put("offeredPerNodePerSecond", f.offeredPerNode());
     m.put("killAtMillis", f.killAt());
+    m.put("killRightAfterABurst", f.killTargeted());
     m.put("trippedAtMillis", java.util.Arrays.stream(f.tripAt()).boxed().toList());
     m.put("redisBackAtMillis", f.restartAt());
     m.put("onRedisAgainAtMillis", java.util.Arrays.stream(f.recoveredAt()).boxed().toList());

@@ -98,7 +98,7 @@ public final class FailoverDrill {
     FaultTrial.Phases repeat = new FaultTrial.Phases(o.repeatPhase(), o.repeatPhase(),
         o.repeatPhase());
     long started = System.nanoTime();
-    if (!o.warmup().isZero() && !o.scenarios().equals(List.of("fleet"))) {
+    if (!o.warmup().isZero()) {
       FaultTrial.warmUp(o, keys, o.warmup());
     }
     List<String> skipped = new ArrayList<>();

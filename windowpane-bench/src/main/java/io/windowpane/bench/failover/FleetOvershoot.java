@@ -30,6 +30,14 @@ import java.util.concurrent.locks.LockSupport;
  * `offer` x L / N decisions a second on the one hot key (one paced thread per node), so the fleet
  * offers offer x L: more than the limit, on Redis and on the fallbacks alike.
  *
+ * When to kill. Offered twice the limit, Redis admits L in the first half of each window and
+ * denies the rest, so the fleet's admissions come in bursts a window apart. A kill in the quiet
+ * half lets the fallbacks' fresh windows fill while Redis's burst is already leaving: the edge
+ * shows little. The worst edge is a kill right after a burst: Redis has just admitted L, and the
+ * fallbacks admit their L at once. So after `healthy` the driver samples the fleet's admissions
+ * every 2 ms and kills as soon as the last second holds at least L and the last 100 ms none (a
+ * burst just ended), or after 3 s regardless (killTargeted then says false).
+ *
  * Every allowed decision is stamped with the wall-clock millisecond at which it returned and
  * counted per millisecond across the fleet. A "1-second window" is then any [t, t + 1 s): the
  * windows aligned to the 100 ms panes (t a multiple of 100 ms of the epoch, the panes both
@@ -111,7 +119,7 @@ final class FleetOvershoot {
   record Result(int nodes, long limit, double offeredPerNode, long killAt, long[] tripAt,
       long restartAt, long[] recoveredAt, long stopAt, List<WindowMax> windows, long[] admitted,
       long[] byLocal, long decisions, long errors, String firstError,
-      List<List<Map<String, Object>>> transitions) {
+      List<List<Map<String, Object>>> transitions, boolean killTargeted) {
 
     /** Trips reported after the node's first recovery, summed over the nodes. */
     long retrips() {
@@ -215,18 +223,21 @@ final class FleetOvershoot {
       long originMillis = System.currentTimeMillis();
       long start = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(5);
       AtomicBoolean stop = new AtomicBoolean();
+      LongAdder admitted = new LongAdder();
       for (int i = 0; i < n; i++) {
         Node node = nodes.get(i);
         long firstDue = start + intervalNanos * i / n;
-        node.thread = new Thread(() -> drive(node, firstDue, intervalNanos, stop),
+        node.thread = new Thread(() -> drive(node, firstDue, intervalNanos, stop, admitted),
             "drill-fleet-node-" + i);
         node.thread.setDaemon(true);
         node.thread.start();
       }
       long killAt;
       long restartAt;
+      boolean killTargeted;
       try {
         FaultTrial.sleep(o.fleetHealthy().toMillis());
+        killTargeted = awaitBurstEnd(admitted, limit);
         for (Node node : nodes) {
           node.killed = true;
         }
@@ -249,13 +260,47 @@ final class FleetOvershoot {
         }
       }
       long stopAt = System.currentTimeMillis() - originMillis;
-      return analyse(nodes, n, limit, perNode, originMillis, killAt, restartAt, stopAt);
+      return analyse(nodes, n, limit, perNode, originMillis, killAt, restartAt, stopAt,
+          killTargeted);
     } finally {
       FaultTrial.closeAll(open);
     }
   }
 
-  private static void drive(Node node, long firstDue, long intervalNanos, AtomicBoolean stop) {
+  /**
+   * Samples the fleet's admissions every 2 ms until the last second holds at least {@code limit}
+   * and the last 100 ms none; whether that came within 3 s.
+   */
+  private static boolean awaitBurstEnd(LongAdder admitted, long limit)
+      throws InterruptedException {
+    long start = System.nanoTime();
+    java.util.ArrayDeque<long[]> samples = new java.util.ArrayDeque<>(); // {nanos, total}
+    while (System.nanoTime() - start < TimeUnit.SECONDS.toNanos(3)) {
+      long now = System.nanoTime();
+      long total = admitted.sum();
+      samples.addLast(new long[] {now, total});
+      while (now - samples.peekFirst()[0] > TimeUnit.MILLISECONDS.toNanos(1_000)) {
+        samples.removeFirst();
+      }
+      long lastSecond = total - samples.peekFirst()[1];
+      long lastTenth = total;
+      for (long[] sample : samples) {
+        if (now - sample[0] <= TimeUnit.MILLISECONDS.toNanos(100)) {
+          lastTenth = total - sample[1];
+          break;
+        }
+      }
+      boolean fullSecond = now - start >= TimeUnit.MILLISECONDS.toNanos(1_000);
+      if (fullSecond && lastSecond >= limit && lastTenth == 0) {
+        return true;
+      }
+      Thread.sleep(2);
+    }
+    return false;
+  }
+
+  private static void drive(Node node, long firstDue, long intervalNanos, AtomicBoolean stop,
+      LongAdder admitted) {
     long due = firstDue;
     while (!stop.get()) {
       for (long now; (now = System.nanoTime()) - due < 0; ) {
@@ -272,6 +317,9 @@ final class FleetOvershoot {
           node.byLocal[node.admittedCount] = Timeline.engineIndex(d) == Timeline.LOCAL;
           node.admittedCount++;
         }
+        if (d.allowed()) {
+          admitted.increment();
+        }
       } catch (RuntimeException e) {
         node.errors.increment();
         if (node.firstError == null) {
@@ -283,7 +331,7 @@ final class FleetOvershoot {
   }
 
   private static Result analyse(List<Node> nodes, int n, long limit, double perNode,
-      long originMillis, long killAt, long restartAt, long stopAt) {
+      long originMillis, long killAt, long restartAt, long stopAt, boolean killTargeted) {
     int span = (int) stopAt + 2;
     long[] p0 = new long[span + 1]; // counts by "before" ms, then prefix sums
     long[] p1 = new long[span + 1]; // by "after" ms
@@ -383,7 +431,7 @@ final class FleetOvershoot {
       transitions.add(list);
     }
     return new Result(n, limit, perNode, killAt, tripAt, restartAt, recoveredAt, stopAt, windows,
-        perPane, localPerPane, decisions, errors, firstError, transitions);
+        perPane, localPerPane, decisions, errors, firstError, transitions, killTargeted);
   }
 
   /** The class of the window {@code [start, end)}: see the design note. */
