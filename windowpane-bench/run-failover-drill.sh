@@ -49,6 +49,11 @@ if [[ "${1:-}" == "--wait-for-load" ]]; then
   shift 2
 fi
 
+words=(run-failover-drill.sh)
+if [[ $work_tree -eq 1 ]]; then words+=(--work-tree); fi
+if [[ -n "$max_load" ]]; then words+=(--wait-for-load "$max_load"); fi
+invocation="${words[*]}${*:+ $*}"
+
 # The code measured, before this script writes anything. Results are output, not code.
 commit="$(git rev-parse --short HEAD 2>/dev/null || echo unknown)"
 tree="$(git status --porcelain -- . ':(exclude)windowpane-bench/results' ':(exclude)docs/img' 2>/dev/null || true)"
@@ -130,11 +135,11 @@ set -e
 echo "uptime after: $(uptime)" | tee -a "$out/output.txt"
 
 if [[ $status -ne 0 ]]; then
-  echo "$(date -u +%H:%M:%S) $name: run-failover-drill.sh $([[ $work_tree -eq 1 ]] && echo '--work-tree ')${max_load:+--wait-for-load $max_load }$* on $commit; ${gate}FAILED (exit $status)" \
+  echo "$(date -u +%H:%M:%S) $name: $invocation on $commit; ${gate}FAILED (exit $status)" \
     >>windowpane-bench/results/runs.log
   exit "$status"
 fi
-echo "$(date -u +%H:%M:%S) $name: run-failover-drill.sh $([[ $work_tree -eq 1 ]] && echo '--work-tree ')${max_load:+--wait-for-load $max_load }$* on $commit; $gate$(cat "$out/runs-line.txt")" \
+echo "$(date -u +%H:%M:%S) $name: $invocation on $commit; $gate$(cat "$out/runs-line.txt")" \
   >>windowpane-bench/results/runs.log
 rm -f "$out/runs-line.txt"
 if [[ "${WINDOWPANE_DRILL_NO_DOCS_PNG:-0}" != 1 && -f "$out/failover-drill.png" ]]; then
