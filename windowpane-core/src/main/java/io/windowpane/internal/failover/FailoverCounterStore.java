@@ -2,7 +2,6 @@ package io.windowpane.internal.failover;
 
 import io.windowpane.spi.CounterStore;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 
 /** A counter over a chain: adds to the first UP member, counts from the first readable one. */
@@ -33,8 +32,7 @@ final class FailoverCounterStore extends MemberStores<CounterStore> implements C
 
   @Override
   public CompletionStage<Long> countAsync(String key) {
-    return chain.<Long>route(false, 0, i -> stores[i].countAsync(key), null)
-        .thenApply(Chain.Answer::value);
+    return read(i -> stores[i].countAsync(key));
   }
 
   @Override
@@ -60,8 +58,7 @@ final class FailoverCounterStore extends MemberStores<CounterStore> implements C
 
   @Override
   public CompletionStage<List<Long>> countAllAsync(List<String> keys) {
-    return chain.<List<Long>>route(false, 0, i -> stores[i].countAllAsync(keys), null)
-        .thenApply(Chain.Answer::value);
+    return read(i -> stores[i].countAllAsync(keys));
   }
 
   /** Whether the first readable member holds state for the key. */
@@ -78,12 +75,5 @@ final class FailoverCounterStore extends MemberStores<CounterStore> implements C
   @Override
   public CompletionStage<Void> replay(int member, String key, Journal.Batch batch) {
     return stores[member].replayAsync(key, batch.count, batch.atMillis, batch.id);
-  }
-
-  /** Not replayable through a chain: chains are not nested. */
-  @Override
-  public CompletionStage<Void> replayAsync(String key, long n, long atMillis, String replayId) {
-    return CompletableFuture.failedFuture(
-        new UnsupportedOperationException("a failover chain takes no replayed events"));
   }
 }

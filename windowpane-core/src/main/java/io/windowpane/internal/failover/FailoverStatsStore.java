@@ -40,14 +40,12 @@ final class FailoverStatsStore extends MemberStores<StatsStore> implements Stats
 
   @Override
   public CompletionStage<Summary> summaryAsync(String key) {
-    return chain.<Summary>route(false, 0, i -> stores[i].summaryAsync(key), null)
-        .thenApply(Chain.Answer::value);
+    return read(i -> stores[i].summaryAsync(key));
   }
 
   @Override
   public CompletionStage<List<Summary>> summaryAllAsync(List<String> keys) {
-    return chain.<List<Summary>>route(false, 0, i -> stores[i].summaryAllAsync(keys), null)
-        .thenApply(Chain.Answer::value);
+    return read(i -> stores[i].summaryAllAsync(keys));
   }
 
   @Override
