@@ -1,6 +1,6 @@
 package io.windowpane.server;
 
-import io.windowpane.server.config.ConfigException;
+import io.windowpane.config.ConfigException;
 import io.windowpane.server.config.ServerConfig;
 import java.io.PrintWriter;
 import java.nio.file.Path;

@@ -1,5 +1,6 @@
 package io.windowpane.server.config;
 
+import io.windowpane.config.*;
 import io.windowpane.Quota;
 import io.windowpane.StatsSpec;
 import io.windowpane.WindowSpec;
@@ -8,6 +9,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * The mutable form of a {@link ServerConfig}, filled by the reader or copied for an override,
@@ -39,6 +41,7 @@ final class ConfigDraft {
   List<String> tokens = new ArrayList<>();
   EngineConfig engine = EngineConfig.local();
   Map<String, Quota> limiters = new LinkedHashMap<>();
+  Set<String> shadowLimiters = Set.of();
   Map<String, WindowSpec> counters = new LinkedHashMap<>();
   Map<String, StatsSpec> stats = new LinkedHashMap<>();
   String source;

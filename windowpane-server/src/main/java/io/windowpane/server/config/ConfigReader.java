@@ -1,5 +1,6 @@
 package io.windowpane.server.config;
 
+import io.windowpane.config.*;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -46,6 +47,7 @@ final class ConfigReader {
     WindowReader windows = new WindowReader(problems);
     if (top.has("limiters")) {
       d.limiters = windows.limiters(YamlMap.names(top.value("limiters"), "limiters", problems));
+      d.shadowLimiters = windows.shadowLimiters();
     }
     if (top.has("counters")) {
       d.counters = windows.counters(YamlMap.names(top.value("counters"), "counters", problems));

@@ -1,5 +1,6 @@
 package io.windowpane.server.config;
 
+import io.windowpane.config.*;
 import io.windowpane.Limit;
 import io.windowpane.Quota;
 import io.windowpane.StatsSpec;
@@ -19,6 +20,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * What {@code windowpane serve} runs with: where it listens, its limits on requests, its bearer
@@ -57,6 +59,7 @@ public final class ServerConfig {
   private final List<String> tokens;
   private final EngineConfig engine;
   private final Map<String, Quota> limiters;
+  private final Set<String> shadowLimiters;
   private final Map<String, WindowSpec> counters;
   private final Map<String, StatsSpec> stats;
   private final String source;
@@ -71,6 +74,7 @@ public final class ServerConfig {
     this.tokens = List.copyOf(new LinkedHashSet<>(d.tokens));
     this.engine = d.engine;
     this.limiters = Collections.unmodifiableMap(new LinkedHashMap<>(d.limiters));
+    this.shadowLimiters = Set.copyOf(d.shadowLimiters);
     this.counters = Collections.unmodifiableMap(new LinkedHashMap<>(d.counters));
     this.stats = Collections.unmodifiableMap(new LinkedHashMap<>(d.stats));
     this.source = d.source;
@@ -183,6 +187,15 @@ public final class ServerConfig {
    */
   public Map<String, Quota> limiters() {
     return limiters;
+  }
+
+  /**
+   * The limiters in shadow mode ({@code limiters.<name>.shadow: true}): they decide and count
+   * like the others, but every acquire is allowed; a decision that would have denied is marked
+   * {@code "shadow":true,"wouldDeny":true} and counted as {@code would_deny}.
+   */
+  public Set<String> shadowLimiters() {
+    return shadowLimiters;
   }
 
   /** The counters by name, in file order, unmodifiable. */
@@ -315,6 +328,7 @@ public final class ServerConfig {
     d.tokens = new ArrayList<>(tokens);
     d.engine = engine;
     d.limiters.putAll(limiters);
+    d.shadowLimiters = shadowLimiters;
     d.counters.putAll(counters);
     d.stats.putAll(stats);
     d.source = source;

@@ -1,5 +1,6 @@
 package io.windowpane.server.internal;
 
+import io.windowpane.config.RateLimitHeaders;
 import io.windowpane.Quota;
 import io.windowpane.RateLimiter;
 import io.windowpane.StatsSpec;
@@ -10,12 +11,16 @@ import io.windowpane.Windowpane;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Set;
 
 /** What the service offers, by name: the configured limiters, counters and statistics. */
 final class Catalog {
 
-  /** A limiter and what its replies repeat: the policy header. */
-  record LimiterEntry(String name, RateLimiter limiter, String policyHeader) {
+  /**
+   * A limiter, what its replies repeat (the policy header), and whether it is in shadow mode
+   * (decides and counts, never denies).
+   */
+  record LimiterEntry(String name, RateLimiter limiter, String policyHeader, boolean shadow) {
     Quota quota() {
       return limiter.quota();
     }
@@ -25,10 +30,10 @@ final class Catalog {
   private final Map<String, WindowCounter> counters = new LinkedHashMap<>();
   private final Map<String, WindowStats> stats = new LinkedHashMap<>();
 
-  Catalog(Windowpane wp, Map<String, Quota> limiters, Map<String, WindowSpec> counters,
-      Map<String, StatsSpec> stats) {
-    limiters.forEach((name, quota) -> this.limiters.put(name,
-        new LimiterEntry(name, wp.limiter(name, quota), RateLimitHeaders.policy(quota))));
+  Catalog(Windowpane wp, Map<String, Quota> limiters, Set<String> shadow,
+      Map<String, WindowSpec> counters, Map<String, StatsSpec> stats) {
+    limiters.forEach((name, quota) -> this.limiters.put(name, new LimiterEntry(name,
+        wp.limiter(name, quota), RateLimitHeaders.policy(quota), shadow.contains(name))));
     counters.forEach((name, spec) -> this.counters.put(name, wp.counter(name, spec)));
     stats.forEach((name, spec) -> this.stats.put(name, wp.stats(name, spec)));
   }

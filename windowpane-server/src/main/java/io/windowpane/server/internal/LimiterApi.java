@@ -1,12 +1,13 @@
 package io.windowpane.server.internal;
 
+import io.windowpane.config.RateLimitHeaders;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.javalin.config.RoutesConfig;
 import io.javalin.http.Context;
 import io.windowpane.Decision;
 import io.windowpane.Limit;
-import io.windowpane.server.config.EngineConfig.OnFailure;
+import io.windowpane.config.EngineConfig.OnFailure;
 import io.windowpane.server.internal.Catalog.LimiterEntry;
 import java.util.List;
 import java.util.Set;
@@ -30,6 +31,9 @@ final class LimiterApi {
   private static final long DEGRADED_RETRY_MILLIS = 1_000;
   /** {@link Decision#engine()} of a failover chain's last-resort answer. */
   private static final String LAST_RESORT = "none";
+
+  private static final org.slf4j.Logger SHADOW_LOG =
+      org.slf4j.LoggerFactory.getLogger("io.windowpane.shadow");
 
   private final Service service;
 
@@ -84,7 +88,7 @@ final class LimiterApi {
   private void reply(Context ctx, LimiterEntry entry, String key, long permits,
       Decision decision, boolean serviceDegraded, long now) {
     Answer a = answer(decision, serviceDegraded);
-    service.metrics().decision(entry.name(), decision.allowed(), a.degraded);
+    count(entry, decision, a);
     ObjectNode body = Json.object();
     body.put("limiter", entry.name());
     decision(body, entry, key, permits, decision, a, now);
@@ -93,11 +97,12 @@ final class LimiterApi {
       ctx.header("RateLimit",
           RateLimitHeaders.current(entry.name(), entry.quota(), decision, now));
     }
-    if (!decision.allowed()) {
+    boolean denied = !decision.allowed() && !entry.shadow();
+    if (denied) {
       ctx.header("Retry-After", Long.toString(
           Math.max(1, RateLimitHeaders.ceilSeconds(decision.retryAfterMillis()))));
     }
-    Replies.json(ctx, decision.allowed() ? 200 : 429, body);
+    Replies.json(ctx, denied ? 429 : 200, body);
   }
 
   /**
@@ -115,11 +120,22 @@ final class LimiterApi {
 
   private record Answer(String engine, boolean degraded, boolean stateless) {}
 
+  /** Counts {@code decision}; a shadow limiter's denial is counted as {@code would_deny}. */
+  private void count(LimiterEntry entry, Decision decision, Answer a) {
+    ServiceMetrics.Outcome outcome = decision.allowed() ? ServiceMetrics.Outcome.ALLOWED
+        : entry.shadow() ? ServiceMetrics.Outcome.WOULD_DENY : ServiceMetrics.Outcome.DENIED;
+    service.metrics().decision(entry.name(), outcome, a.degraded);
+    if (outcome == ServiceMetrics.Outcome.WOULD_DENY) {
+      SHADOW_LOG.info("shadow limiter {} would deny: {}", entry.name(),
+          decision.deniedBy().map(l -> l.name()).orElse("(degraded)"));
+    }
+  }
+
   private void decision(ObjectNode body, LimiterEntry entry, String key, long permits,
       Decision decision, Answer a, long now) {
     body.put("key", key);
     body.put("permits", permits);
-    body.put("allowed", decision.allowed());
+    body.put("allowed", decision.allowed() || entry.shadow());
     body.put("remaining", a.stateless ? 0 : decision.remaining());
     body.put("retryAfterMillis", decision.retryAfterMillis());
     body.put("resetMillis", a.stateless ? 0 : RateLimitHeaders.resetMillis(entry.quota(), now));
@@ -134,6 +150,10 @@ final class LimiterApi {
     }
     body.put("engine", a.engine);
     body.put("degraded", a.degraded);
+    body.put("shadow", entry.shadow());
+    if (entry.shadow()) {
+      body.put("wouldDeny", !decision.allowed());
+    }
   }
 
   private void acquireBatch(Context ctx) {
@@ -165,7 +185,7 @@ final class LimiterApi {
     for (int i = 0; i < keys.size(); i++) {
       Decision d = decisions.get(i);
       Answer a = answer(d, serviceDegraded);
-      service.metrics().decision(entry.name(), d.allowed(), a.degraded);
+      count(entry, d, a);
       decision(all.addObject(), entry, keys.get(i), permits, d, a, now);
     }
     Replies.json(ctx, 200, reply);

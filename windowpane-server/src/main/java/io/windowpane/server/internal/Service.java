@@ -6,7 +6,7 @@ import io.javalin.http.HttpResponseException;
 import io.windowpane.Failover;
 import io.windowpane.MillisClock;
 import io.windowpane.Windowpane;
-import io.windowpane.server.config.EngineConfig.OnFailure;
+import io.windowpane.config.EngineConfig.OnFailure;
 import io.windowpane.server.config.ServerConfig;
 import java.util.List;
 import java.util.Optional;
@@ -63,7 +63,8 @@ public final class Service {
     this.limits = new Limits(config.maxBodyBytes(), config.maxKeyLength(), config.maxBatch());
     this.replies = new Replies(metrics, windowpane.engineName(), limits.maxBodyBytes());
     this.backend = new Backend(metrics, replies);
-    this.catalog = new Catalog(windowpane, config.limiters(), config.counters(), config.stats());
+    this.catalog = new Catalog(windowpane, config.limiters(), config.shadowLimiters(),
+        config.counters(), config.stats());
     this.auth = new Auth(config.tokens());
     this.onFailure = chain != null ? OnFailure.ERROR : config.engine().onFailure();
     if (chain != null) {

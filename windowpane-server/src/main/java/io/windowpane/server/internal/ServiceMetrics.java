@@ -78,18 +78,33 @@ public final class ServiceMetrics implements AutoCloseable {
 
   /** Counts one decision of {@code limiter}. */
   void decision(String limiter, boolean allowed, boolean degraded) {
-    decisions.computeIfAbsent(limiter, this::decisionCounters)
-        [(allowed ? 0 : 2) + (degraded ? 1 : 0)].increment();
+    decision(limiter, allowed ? Outcome.ALLOWED : Outcome.DENIED, degraded);
   }
 
-  /** allowed, allowed degraded, denied, denied degraded. */
+  /** Counts one decision of {@code limiter}: allowed, denied, or would-deny (shadow mode). */
+  void decision(String limiter, Outcome outcome, boolean degraded) {
+    decisions.computeIfAbsent(limiter, this::decisionCounters)
+        [outcome.ordinal() * 2 + (degraded ? 1 : 0)].increment();
+  }
+
+  /** The {@code outcome} label of a decision; {@code would_deny}: denied, let through (shadow). */
+  enum Outcome {
+    ALLOWED, DENIED, WOULD_DENY;
+
+    String label() {
+      return name().toLowerCase(java.util.Locale.ROOT);
+    }
+  }
+
+  /** For each outcome, not degraded then degraded. */
   private Counter[] decisionCounters(String limiter) {
-    Counter[] counters = new Counter[4];
-    for (int i = 0; i < 4; i++) {
+    Outcome[] outcomes = Outcome.values();
+    Counter[] counters = new Counter[outcomes.length * 2];
+    for (int i = 0; i < counters.length; i++) {
       counters[i] = Counter.builder("windowpane.decisions")
           .description("Rate-limit decisions")
           .tag("limiter", limiter)
-          .tag("outcome", i < 2 ? "allowed" : "denied")
+          .tag("outcome", outcomes[i / 2].label())
           .tag("degraded", Boolean.toString(i % 2 == 1))
           .register(registry);
     }

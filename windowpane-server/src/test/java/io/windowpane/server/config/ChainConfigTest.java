@@ -1,5 +1,6 @@
 package io.windowpane.server.config;
 
+import io.windowpane.config.*;
 import static io.windowpane.server.config.ConfigErrorsTest.first;
 import static io.windowpane.server.config.ConfigErrorsTest.problem;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -10,7 +11,7 @@ import io.windowpane.Limit;
 import io.windowpane.WindowSpec;
 import io.windowpane.Windowpane;
 import io.windowpane.internal.failover.FailoverSettings;
-import io.windowpane.server.config.EngineConfig.Kind;
+import io.windowpane.config.EngineConfig.Kind;
 import io.windowpane.spi.Engine;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;

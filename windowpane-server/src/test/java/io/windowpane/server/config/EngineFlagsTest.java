@@ -1,9 +1,10 @@
 package io.windowpane.server.config;
 
+import io.windowpane.config.*;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.windowpane.server.config.EngineConfig.Kind;
+import io.windowpane.config.EngineConfig.Kind;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;

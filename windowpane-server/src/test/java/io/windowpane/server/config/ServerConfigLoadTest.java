@@ -1,5 +1,6 @@
 package io.windowpane.server.config;
 
+import io.windowpane.config.*;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 

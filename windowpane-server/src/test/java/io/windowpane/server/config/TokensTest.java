@@ -1,5 +1,6 @@
 package io.windowpane.server.config;
 
+import io.windowpane.config.*;
 import static io.windowpane.server.config.ConfigErrorsTest.first;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;

@@ -1,4 +1,4 @@
-package io.windowpane.server.config;
+package io.windowpane.config;
 
 import java.time.Duration;
 import java.util.regex.Matcher;
@@ -10,7 +10,7 @@ import java.util.regex.Pattern;
  * sign, no space, no compound forms ({@code 1m30s}: write {@code 90s}). A bare number is refused
  * because its unit would be a guess.
  */
-final class Durations {
+public final class Durations {
 
   private static final Pattern FORM = Pattern.compile("([0-9]+)(ms|s|m|h|d)");
   private static final Pattern BARE = Pattern.compile("[-+]?[0-9][0-9_]*(\\.[0-9]*)?");
@@ -23,7 +23,7 @@ final class Durations {
    * @throws IllegalArgumentException with a message that completes "{@code path} ...", e.g.
    *     "must be a duration with a unit, e.g. 10s; add a unit to 10 (ms, s, m, h or d)"
    */
-  static Duration parse(String text) {
+  public static Duration parse(String text) {
     Matcher m = FORM.matcher(text);
     if (!m.matches()) {
       if (BARE.matcher(text).matches()) {
@@ -57,7 +57,7 @@ final class Durations {
   }
 
   /** {@code d} in the largest unit that divides it: 250ms, 1s, 90s, 10m, 1h, 2d; zero is 0s. */
-  static String format(Duration d) {
+  public static String format(Duration d) {
     long millis = d.toMillis();
     return millis == 0 ? "0s" : io.windowpane.internal.Durations.format(millis);
   }

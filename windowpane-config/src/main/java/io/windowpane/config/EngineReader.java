@@ -1,8 +1,8 @@
-package io.windowpane.server.config;
+package io.windowpane.config;
 
 import io.windowpane.redis.RedisEngine;
 import io.windowpane.redis.ScriptMode;
-import io.windowpane.server.config.EngineConfig.Kind;
+import io.windowpane.config.EngineConfig.Kind;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.EnumMap;
@@ -21,7 +21,7 @@ import org.yaml.snakeyaml.nodes.Node;
  * connecting (a database on a cluster, a username without a password) are made here, with the
  * line.
  */
-final class EngineReader {
+public final class EngineReader {
 
   private static final Duration MIN_TIMEOUT = Duration.ofMillis(1);
   private static final Duration MAX_TIMEOUT = Duration.ofSeconds(60);
@@ -40,8 +40,14 @@ final class EngineReader {
   }
 
   /** The engine section {@code node}; {@code env} looks up {@code passwordEnv}. */
-  static EngineConfig read(Node node, Problems problems, UnaryOperator<String> env) {
-    return new EngineReader(problems, env).engine(YamlMap.fields(node, "engine", problems,
+  public static EngineConfig read(Node node, Problems problems, UnaryOperator<String> env) {
+    return read(node, "engine", problems, env);
+  }
+
+  /** The same, for an engine section at {@code path} (the starter's {@code windowpane.engine}). */
+  public static EngineConfig read(Node node, String path, Problems problems,
+      UnaryOperator<String> env) {
+    return new EngineReader(problems, env).engine(YamlMap.fields(node, path, problems,
         "type", "chain", "onFailure", "local", "redis", "etcd", "failover"));
   }
 
@@ -50,7 +56,7 @@ final class EngineReader {
         m.choice("onFailure", "error", "error", "allow", "deny").toUpperCase(Locale.ROOT));
     boolean chain = m.has("chain");
     if (chain && m.has("type")) {
-      problems.at(m.keyNode("chain"), "engine takes type (one engine) or chain (several, in"
+      problems.at(m.keyNode("chain"), m.path() + " takes type (one engine) or chain (several, in"
           + " order of preference), not both");
       return EngineConfig.local();
     }
@@ -162,7 +168,7 @@ final class EngineReader {
       problems.at(members.get(kind), m.path("chain") + "[" + engines.indexOf(kind) + "] is "
           + kind.label() + ", which needs " + needs);
     } else {
-      problems.at(m.value("type"), "engine.type " + kind.label() + " needs " + needs);
+      problems.at(m.value("type"), m.path("type") + " " + kind.label() + " needs " + needs);
     }
   }
 

@@ -1,4 +1,4 @@
-package io.windowpane.server.config;
+package io.windowpane.config;
 
 import io.windowpane.LogBuckets;
 import io.windowpane.StatsSpec;
@@ -12,12 +12,12 @@ import org.yaml.snakeyaml.nodes.Node;
  * histogram; {@code maxValues} for exact). An option of the other kind is a problem rather than
  * ignored, since it says the file means something the window will not do.
  */
-final class StatsReader {
+public final class StatsReader {
 
   private StatsReader() {}
 
   /** The statistics window of {@code m}, or null when it has a problem (reported). */
-  static StatsSpec read(YamlMap m, WindowReader windows) {
+  public static StatsSpec read(YamlMap m, WindowReader windows) {
     Problems problems = windows.problems();
     int before = problems.count();
     String kind = m.has("kind")

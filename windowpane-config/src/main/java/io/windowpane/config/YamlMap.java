@@ -1,4 +1,4 @@
-package io.windowpane.server.config;
+package io.windowpane.config;
 
 import java.time.Duration;
 import java.util.Arrays;
@@ -25,7 +25,7 @@ import org.yaml.snakeyaml.nodes.ScalarNode;
  * given default; a badly typed value is reported and reads as the default too, so the reader
  * carries on and collects the file's other problems.
  */
-final class YamlMap {
+public final class YamlMap {
 
   private final Node node;
   private final String path;
@@ -44,7 +44,7 @@ final class YamlMap {
    * value ({@code server:} alone) reads as an empty mapping. Reports and returns an empty
    * mapping when {@code node} is not a mapping.
    */
-  static YamlMap fields(Node node, String path, Problems problems, String... allowed) {
+  public static YamlMap fields(Node node, String path, Problems problems, String... allowed) {
     YamlMap map = names(node, path, problems);
     List<String> known = Arrays.asList(allowed);
     map.entries.entrySet().removeIf(e -> {
@@ -59,7 +59,7 @@ final class YamlMap {
   }
 
   /** The mapping {@code node} at {@code path} whose keys are names (limiters, counters...). */
-  static YamlMap names(Node node, String path, Problems problems) {
+  public static YamlMap names(Node node, String path, Problems problems) {
     YamlMap map = new YamlMap(node, path, problems);
     if (Scalars.isNull(node)) {
       return map;
@@ -88,75 +88,82 @@ final class YamlMap {
   }
 
   /** The path of this mapping's {@code key}. */
-  String path(String key) {
+  public String path(String key) {
     return path.isEmpty() ? key : path + "." + key;
   }
 
   /** This mapping's path. */
-  String path() {
+  public String path() {
     return path;
   }
 
   /** The mapping node itself (for problems about a missing key). */
-  Node node() {
+  public Node node() {
     return node;
   }
 
   /** The keys, in file order (duplicates and unknown keys left out). */
-  Iterable<String> keys() {
+  public Iterable<String> keys() {
     return entries.keySet();
   }
 
   /** False when the value was not a mapping at all (reported): read nothing from it. */
-  boolean isMapping() {
+  public boolean isMapping() {
     return mapping;
   }
 
-  boolean has(String key) {
+  public boolean has(String key) {
     return entries.containsKey(key);
   }
 
-  boolean isEmpty() {
+  public boolean isEmpty() {
     return entries.isEmpty();
   }
 
   /** The value node of {@code key}, or null when absent. */
-  Node value(String key) {
+  public Node value(String key) {
     NodeTuple t = entries.get(key);
     return t == null ? null : t.getValueNode();
   }
 
   /** The key node of {@code key}, or null when absent. */
-  Node keyNode(String key) {
+  public Node keyNode(String key) {
     NodeTuple t = entries.get(key);
     return t == null ? null : t.getKeyNode();
   }
 
   /** Reports that {@code key} is missing, at the line where this mapping starts. */
-  void missing(String key, String example) {
+  public void missing(String key, String example) {
     problems.at(node, path(key) + " is required, e.g. " + key + ": " + example);
   }
 
   /** The text of {@code key}, or {@code otherwise} when absent or not text. */
-  String text(String key, String otherwise) {
+  public String text(String key, String otherwise) {
     String v = has(key) ? Scalars.text(value(key), path(key), problems) : null;
     return v == null ? otherwise : v;
   }
 
   /** The integer {@code key} in {@code [min, max]}, or {@code otherwise}. */
-  long integer(String key, long otherwise, long min, long max) {
+  public long integer(String key, long otherwise, long min, long max) {
     Long v = has(key) ? Scalars.integer(value(key), path(key), min, max, problems) : null;
     return v == null ? otherwise : v;
   }
 
   /** The duration {@code key} in {@code [min, max]}, or {@code otherwise}. */
-  Duration duration(String key, Duration otherwise, Duration min, Duration max) {
+  public Duration duration(String key, Duration otherwise, Duration min, Duration max) {
     Duration v = has(key) ? Scalars.duration(value(key), path(key), min, max, problems) : null;
     return v == null ? otherwise : v;
   }
 
+  /** The boolean {@code key} ({@code true} or {@code false}), or {@code otherwise}. */
+  public boolean bool(String key, boolean otherwise) {
+    String v = has(key) ? Scalars.choice(value(key), path(key), problems, "true", "false")
+        : null;
+    return v == null ? otherwise : v.equals("true");
+  }
+
   /** The value of {@code key}, one of {@code allowed}, or {@code otherwise}. */
-  String choice(String key, String otherwise, String... allowed) {
+  public String choice(String key, String otherwise, String... allowed) {
     String v = has(key) ? Scalars.choice(value(key), path(key), problems, allowed) : null;
     return v == null ? otherwise : v;
   }

@@ -1,4 +1,4 @@
-package io.windowpane.server.config;
+package io.windowpane.config;
 
 import io.windowpane.Algorithm;
 import io.windowpane.Limit;
@@ -9,10 +9,14 @@ import io.windowpane.internal.Checks;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.Supplier;
+import org.yaml.snakeyaml.nodes.MappingNode;
 import org.yaml.snakeyaml.nodes.Node;
+import org.yaml.snakeyaml.nodes.ScalarNode;
 
 /**
  * Reads the {@code limiters}, {@code counters} and {@code stats} sections into the core's specs.
@@ -22,30 +26,64 @@ import org.yaml.snakeyaml.nodes.Node;
  * the line of the value it concerns ({@code limiters.api[0]: panes must divide ...}). A spec is
  * only built from values that read without a problem.
  */
-final class WindowReader {
+public final class WindowReader {
 
   private static final Duration MAX_WINDOW = Duration.ofMillis(WindowSpec.MAX_WINDOW_MILLIS);
   private static final int DEFAULT_PANES = 10;
 
   private final Problems problems;
+  private final Set<String> shadow = new LinkedHashSet<>();
 
-  WindowReader(Problems problems) {
+  public WindowReader(Problems problems) {
     this.problems = problems;
   }
 
-  /** {@code limiters}: name to a list of 1 to {@value Quota#MAX_LIMITS} limits. */
-  Map<String, Quota> limiters(YamlMap section) {
+  /**
+   * {@code limiters}: name to a list of 1 to {@value Quota#MAX_LIMITS} limits, or to a mapping
+   * {@code {limits: [...], shadow: true}}; the names of limiters in shadow mode are added to
+   * {@link #shadowLimiters()}.
+   */
+  public Map<String, Quota> limiters(YamlMap section) {
     Map<String, Quota> out = new LinkedHashMap<>();
     for (String name : section.keys()) {
-      if (validName(section, name)) {
-        put(out, name, quota(section.value(name), section.path(name), section.keyNode(name)));
+      if (!validName(section, name)) {
+        continue;
       }
+      Node value = section.value(name);
+      String path = section.path(name);
+      if (value instanceof MappingNode && mentionsLimitsOrShadow((MappingNode) value)) {
+        YamlMap m = YamlMap.fields(value, path, problems, "limits", "shadow");
+        if (m.bool("shadow", false)) {
+          shadow.add(name);
+        }
+        if (!m.has("limits")) {
+          m.missing("limits", "[ { permits: 10, window: 1s } ]");
+          continue;
+        }
+        value = m.value("limits");
+        path = m.path("limits");
+      }
+      put(out, name, quota(value, path, section.keyNode(name)));
     }
     return out;
   }
 
+  /**
+   * Whether a limiter's mapping is the {@code {limits, shadow}} form; any other mapping is most
+   * likely one limit written without the list, and is reported as "must be a list".
+   */
+  private static boolean mentionsLimitsOrShadow(MappingNode node) {
+    return node.getValue().stream().anyMatch(t -> t.getKeyNode() instanceof ScalarNode k
+        && (k.getValue().equals("limits") || k.getValue().equals("shadow")));
+  }
+
+  /** The limiters read so far whose {@code shadow} is true: they decide but never deny. */
+  public Set<String> shadowLimiters() {
+    return Set.copyOf(shadow);
+  }
+
   /** {@code counters}: name to a window. */
-  Map<String, WindowSpec> counters(YamlMap section) {
+  public Map<String, WindowSpec> counters(YamlMap section) {
     Map<String, WindowSpec> out = new LinkedHashMap<>();
     for (String name : section.keys()) {
       if (validName(section, name)) {
@@ -58,7 +96,7 @@ final class WindowReader {
   }
 
   /** {@code stats}: name to a statistics window. */
-  Map<String, StatsSpec> stats(YamlMap section) {
+  public Map<String, StatsSpec> stats(YamlMap section) {
     Map<String, StatsSpec> out = new LinkedHashMap<>();
     for (String name : section.keys()) {
       if (validName(section, name)) {
@@ -148,7 +186,7 @@ final class WindowReader {
   }
 
   /** The window of a limit or counter: {@code window}, {@code algorithm}, {@code panes}. */
-  WindowSpec window(YamlMap m) {
+  public WindowSpec window(YamlMap m) {
     int before = problems.count();
     String algorithm = m.has("algorithm") ? Scalars.choice(m.value("algorithm"),
         m.path("algorithm"), problems, "panes", "log", "weighted") : "panes";
@@ -168,7 +206,7 @@ final class WindowReader {
   }
 
   /** The required {@code window} length, 1 ms to 366 days; null (reported) if bad or absent. */
-  Duration length(YamlMap m) {
+  public Duration length(YamlMap m) {
     if (!m.has("window")) {
       m.missing("window", "1m");
       return null;
@@ -177,7 +215,7 @@ final class WindowReader {
   }
 
   /** {@code panes}, 1 to {@value WindowSpec#MAX_PANES}, default 10. */
-  int panes(YamlMap m) {
+  public int panes(YamlMap m) {
     return (int) m.integer("panes", DEFAULT_PANES, 1, WindowSpec.MAX_PANES);
   }
 
@@ -185,7 +223,7 @@ final class WindowReader {
    * {@code make()}, or null after reporting its {@link IllegalArgumentException} at
    * {@code blame}'s line as a problem of {@code path}.
    */
-  <T> T core(Node blame, String path, Supplier<T> make) {
+  public <T> T core(Node blame, String path, Supplier<T> make) {
     try {
       return make.get();
     } catch (IllegalArgumentException e) {
@@ -194,7 +232,7 @@ final class WindowReader {
     }
   }
 
-  Problems problems() {
+  public Problems problems() {
     return problems;
   }
 }

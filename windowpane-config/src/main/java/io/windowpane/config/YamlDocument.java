@@ -1,4 +1,4 @@
-package io.windowpane.server.config;
+package io.windowpane.config;
 
 import java.io.StringReader;
 import java.util.Collections;
@@ -30,7 +30,7 @@ import org.yaml.snakeyaml.nodes.Tag;
  */
 
 /** Turns configuration text into the root node of its one YAML document. */
-final class YamlDocument {
+public final class YamlDocument {
 
   private static final Set<Tag> ALLOWED = Set.of(Tag.STR, Tag.INT, Tag.FLOAT, Tag.BOOL,
       Tag.NULL, Tag.TIMESTAMP, Tag.MAP, Tag.SEQ);
@@ -45,7 +45,7 @@ final class YamlDocument {
    * @throws ConfigException when the text is not YAML, is empty, holds several documents or
    *     carries a tag outside the standard ones
    */
-  static Node compose(String yaml, String file) throws ConfigException {
+  public static Node compose(String yaml, String file) throws ConfigException {
     LoaderOptions options = new LoaderOptions();
     options.setAllowDuplicateKeys(true); // reported with their lines by YamlMap
     options.setMaxAliasesForCollections(50);

@@ -1,4 +1,4 @@
-package io.windowpane.server.config;
+package io.windowpane.config;
 
 import io.windowpane.Windowpane;
 import io.windowpane.redis.ScriptMode;
@@ -66,7 +66,7 @@ public final class EngineConfig {
   private final EtcdSettings etcd;
   private final FailoverOptions failover;
 
-  EngineConfig(List<Kind> engines, boolean chain, OnFailure onFailure, Long localMaxKeys,
+  public EngineConfig(List<Kind> engines, boolean chain, OnFailure onFailure, Long localMaxKeys,
       RedisSettings redis, EtcdSettings etcd, FailoverOptions failover) {
     this.engines = List.copyOf(engines);
     this.chain = chain;
@@ -78,12 +78,12 @@ public final class EngineConfig {
   }
 
   /** The local engine with its defaults. */
-  static EngineConfig local() {
+  public static EngineConfig local() {
     return LOCAL;
   }
 
   /** This configuration switched to the single Redis server at {@code uri}, other options kept. */
-  EngineConfig withRedisUri(String uri) {
+  public EngineConfig withRedisUri(String uri) {
     return withEngines(uri, null, false);
   }
 
@@ -94,7 +94,7 @@ public final class EngineConfig {
    * is given). More than one engine makes a chain, in the order redis, etcd, local; the
    * file's options of each engine, its {@code failover} block and {@code onFailure} are kept.
    */
-  EngineConfig withEngines(String redisUri, List<String> etcdEndpoints, boolean fallbackLocal) {
+  public EngineConfig withEngines(String redisUri, List<String> etcdEndpoints, boolean fallbackLocal) {
     List<Kind> members = new ArrayList<>();
     RedisSettings r = redis;
     EtcdSettings e = etcd;
@@ -197,16 +197,16 @@ public final class EngineConfig {
   }
 
   /** The {@code engine.etcd} block. */
-  EtcdSettings etcd() {
+  public EtcdSettings etcd() {
     return etcd;
   }
 
   /** The {@code engine.failover} block (its defaults when absent). */
-  FailoverOptions failover() {
+  public FailoverOptions failover() {
     return failover;
   }
 
-  RedisSettings redis() {
+  public RedisSettings redis() {
     return redis;
   }
 
@@ -266,7 +266,7 @@ public final class EngineConfig {
   }
 
   /** The URIs joined with commas, each without user-info, query or fragment. */
-  static String redacted(List<String> uris) {
+  public static String redacted(List<String> uris) {
     return uris.stream().map(EngineConfig::redacted).collect(Collectors.joining(","));
   }
 
@@ -274,7 +274,7 @@ public final class EngineConfig {
    * {@code uri} without user-info ({@code user:password@}), query or fragment. Everything up to
    * the last {@code @} goes, so a password holding {@code ?}, {@code #} or {@code /} cannot leak.
    */
-  static String redacted(String uri) {
+  public static String redacted(String uri) {
     int scheme = uri.indexOf("://");
     int start = scheme < 0 ? 0 : scheme + 3;
     int at = uri.lastIndexOf('@');

@@ -1,10 +1,10 @@
-package io.windowpane.server.config;
+package io.windowpane.config;
 
 import io.windowpane.Failover;
 import io.windowpane.OnFailure;
 import io.windowpane.Windowpane;
 import io.windowpane.redis.RedisEngine;
-import io.windowpane.server.config.EngineConfig.Kind;
+import io.windowpane.config.EngineConfig.Kind;
 import io.windowpane.spi.Engine;
 import java.util.ArrayList;
 import java.util.List;
@@ -14,11 +14,11 @@ import java.util.List;
  * fails (Redis unreachable), those already built are closed before the failure goes up, so a
  * service that cannot start leaves no connection or thread behind.
  */
-final class EngineOpener {
+public final class EngineOpener {
 
   private EngineOpener() {}
 
-  static Engine open(EngineConfig config) {
+  public static Engine open(EngineConfig config) {
     if (!config.chain()) {
       return member(config, config.kind());
     }

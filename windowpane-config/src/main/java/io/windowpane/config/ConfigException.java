@@ -1,4 +1,4 @@
-package io.windowpane.server.config;
+package io.windowpane.config;
 
 import java.util.List;
 
@@ -24,7 +24,7 @@ public final class ConfigException extends Exception {
   private final String problem;
   private final List<Problems.Problem> problems;
 
-  ConfigException(List<Problems.Problem> problems) {
+  public ConfigException(List<Problems.Problem> problems) {
     super(Problems.format(problems));
     this.problems = List.copyOf(problems);
     Problems.Problem first = problems.get(0);
@@ -34,12 +34,12 @@ public final class ConfigException extends Exception {
   }
 
   /** One problem with no line. */
-  ConfigException(String file, String problem) {
+  public ConfigException(String file, String problem) {
     this(List.of(new Problems.Problem(file, 0, problem)));
   }
 
   /** Every problem, in order. */
-  List<Problems.Problem> problems() {
+  public List<Problems.Problem> problems() {
     return problems;
   }
 

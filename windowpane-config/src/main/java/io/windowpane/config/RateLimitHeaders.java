@@ -1,4 +1,4 @@
-package io.windowpane.server.internal;
+package io.windowpane.config;
 
 import io.windowpane.Decision;
 import io.windowpane.Limit;
@@ -27,12 +27,12 @@ import java.util.StringJoiner;
  * so the same figure is an upper bound. `now` is the service's clock when the engine is called;
  * on Redis the server's clock decides, so the figure is off by the clock skew between the two.
  */
-final class RateLimitHeaders {
+public final class RateLimitHeaders {
 
   private RateLimitHeaders() {}
 
   /** The RateLimit-Policy value of {@code quota}. */
-  static String policy(Quota quota) {
+  public static String policy(Quota quota) {
     StringJoiner items = new StringJoiner(", ");
     for (Limit limit : quota.limits()) {
       items.add('"' + limit.name() + "\";q=" + limit.permits() + ";w="
@@ -42,7 +42,7 @@ final class RateLimitHeaders {
   }
 
   /** Milliseconds from {@code now} until {@code limit} holds nothing recorded at or before it. */
-  static long resetMillis(Limit limit, long now) {
+  public static long resetMillis(Limit limit, long now) {
     WindowSpec window = limit.window();
     long w = window.windowMillis();
     switch (window.algorithm()) {
@@ -58,7 +58,7 @@ final class RateLimitHeaders {
   }
 
   /** The reset of the whole quota: when every limit is back to full. */
-  static long resetMillis(Quota quota, long now) {
+  public static long resetMillis(Quota quota, long now) {
     long reset = 0;
     for (Limit limit : quota.limits()) {
       reset = Math.max(reset, resetMillis(limit, now));
@@ -67,7 +67,7 @@ final class RateLimitHeaders {
   }
 
   /** The RateLimit value for {@code decision}. */
-  static String current(String limiter, Quota quota, Decision decision, long now) {
+  public static String current(String limiter, Quota quota, Decision decision, long now) {
     String name;
     long reset;
     if (!decision.allowed()) {
@@ -85,7 +85,7 @@ final class RateLimitHeaders {
   }
 
   /** Whole seconds, rounded up. */
-  static long ceilSeconds(long millis) {
+  public static long ceilSeconds(long millis) {
     return Math.floorDiv(millis + 999, 1000);
   }
 }

@@ -1,4 +1,4 @@
-package io.windowpane.server.config;
+package io.windowpane.config;
 
 import java.time.Duration;
 import java.util.List;
@@ -15,7 +15,7 @@ import org.yaml.snakeyaml.nodes.Tag;
  * text, not from the tag the YAML resolver guessed, so {@code password: 12345} is the text
  * "12345" and {@code permits: "10"} is the number 10.
  */
-final class Scalars {
+public final class Scalars {
 
   private static final Pattern INTEGER = Pattern.compile("[-+]?[0-9][0-9_]*");
   private static final Pattern NUMBER =
@@ -24,12 +24,12 @@ final class Scalars {
   private Scalars() {}
 
   /** Whether {@code node} is absent or YAML null ({@code key:}, {@code ~}, {@code null}). */
-  static boolean isNull(Node node) {
+  public static boolean isNull(Node node) {
     return node == null || Tag.NULL.equals(node.getTag());
   }
 
   /** How a value is quoted in a problem: {@code 'ten'}, {@code empty}, {@code a list}. */
-  static String describe(Node node) {
+  public static String describe(Node node) {
     if (isNull(node)) {
       return "empty";
     }
@@ -44,7 +44,7 @@ final class Scalars {
   }
 
   /** Non-empty text. */
-  static String text(Node node, String path, Problems problems) {
+  public static String text(Node node, String path, Problems problems) {
     if (!(node instanceof ScalarNode) || isNull(node) || ((ScalarNode) node).getValue().isEmpty()) {
       problems.at(node, path + " must be a non-empty string, was " + describe(node));
       return null;
@@ -53,7 +53,7 @@ final class Scalars {
   }
 
   /** A whole number in {@code [min, max]}; YAML's {@code 1_000} digit grouping is accepted. */
-  static Long integer(Node node, String path, long min, long max, Problems problems) {
+  public static Long integer(Node node, String path, long min, long max, Problems problems) {
     String text = node instanceof ScalarNode ? ((ScalarNode) node).getValue() : null;
     if (text == null || isNull(node) || !INTEGER.matcher(text).matches()) {
       problems.at(node, path + " must be a whole number, was " + describe(node));
@@ -73,7 +73,7 @@ final class Scalars {
   }
 
   /** A finite number, e.g. {@code 0.01}, {@code 1e-9}, {@code 5}. */
-  static Double number(Node node, String path, Problems problems) {
+  public static Double number(Node node, String path, Problems problems) {
     String text = node instanceof ScalarNode ? ((ScalarNode) node).getValue() : null;
     if (text == null || isNull(node) || !NUMBER.matcher(text).matches()) {
       problems.at(node, path + " must be a number, was " + describe(node));
@@ -88,7 +88,7 @@ final class Scalars {
   }
 
   /** A duration ({@link Durations}) in {@code [min, max]}. */
-  static Duration duration(Node node, String path, Duration min, Duration max,
+  public static Duration duration(Node node, String path, Duration min, Duration max,
       Problems problems) {
     String text = node instanceof ScalarNode && !isNull(node) ? ((ScalarNode) node).getValue()
         : null;
@@ -112,7 +112,7 @@ final class Scalars {
   }
 
   /** One of {@code allowed}, exactly as written there. */
-  static String choice(Node node, String path, Problems problems, String... allowed) {
+  public static String choice(Node node, String path, Problems problems, String... allowed) {
     String text = node instanceof ScalarNode && !isNull(node) ? ((ScalarNode) node).getValue()
         : null;
     if (text == null || !List.of(allowed).contains(text)) {
@@ -124,7 +124,7 @@ final class Scalars {
   }
 
   /** The items of a list; null (reported) when {@code node} is not a list. */
-  static List<Node> list(Node node, String path, Problems problems, String example) {
+  public static List<Node> list(Node node, String path, Problems problems, String example) {
     if (!(node instanceof SequenceNode)) {
       problems.at(node, path + " must be a list, e.g. " + example + ", was " + describe(node));
       return null;

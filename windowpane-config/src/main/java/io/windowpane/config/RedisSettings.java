@@ -1,4 +1,4 @@
-package io.windowpane.server.config;
+package io.windowpane.config;
 
 import io.windowpane.redis.ScriptMode;
 import java.time.Duration;
@@ -9,23 +9,23 @@ import java.util.List;
  * the seeds for a cluster. {@code password} is the literal or the value of {@code passwordEnv};
  * {@link #toString()} leaves it out.
  */
-record RedisSettings(List<String> uris, boolean cluster, String username, String password,
+public record RedisSettings(List<String> uris, boolean cluster, String username, String password,
     Integer database, Duration timeout, Duration connectTimeout, ScriptMode scripts,
     boolean clientTime) {
 
-  static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(1);
-  static final Duration DEFAULT_CONNECT_TIMEOUT = Duration.ofSeconds(2);
+  public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(1);
+  public static final Duration DEFAULT_CONNECT_TIMEOUT = Duration.ofSeconds(2);
 
   /** No server yet, every option at its default. */
-  static final RedisSettings DEFAULTS = new RedisSettings(List.of(), false, null, null, null,
+  public static final RedisSettings DEFAULTS = new RedisSettings(List.of(), false, null, null, null,
       DEFAULT_TIMEOUT, DEFAULT_CONNECT_TIMEOUT, ScriptMode.AUTO, false);
 
-  RedisSettings {
+  public RedisSettings {
     uris = List.copyOf(uris);
   }
 
   /** The same options for the single server at {@code uri}. */
-  RedisSettings withUri(String uri) {
+  public RedisSettings withUri(String uri) {
     return new RedisSettings(List.of(uri), false, username, password, database, timeout,
         connectTimeout, scripts, clientTime);
   }

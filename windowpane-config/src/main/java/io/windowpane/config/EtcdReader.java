@@ -1,4 +1,4 @@
-package io.windowpane.server.config;
+package io.windowpane.config;
 
 import io.windowpane.etcd.EtcdEngine;
 import java.net.URI;
@@ -15,7 +15,7 @@ import org.yaml.snakeyaml.nodes.Node;
  * takes no TLS settings yet, and jetcd would speak plain text to an {@code https://} URL, so
  * one is refused with that reason rather than failing at the first call.
  */
-final class EtcdReader {
+public final class EtcdReader {
 
   static final String EXAMPLE = "[ \"http://127.0.0.1:2379\" ]";
   private static final Duration MAX_TIMEOUT = Duration.ofMinutes(10);
@@ -29,7 +29,7 @@ final class EtcdReader {
   private EtcdReader() {}
 
   /** The block {@code node}; {@code env} looks up {@code passwordEnv}. */
-  static EtcdSettings read(Node node, String path, Problems problems,
+  public static EtcdSettings read(Node node, String path, Problems problems,
       UnaryOperator<String> env) {
     YamlMap m = YamlMap.fields(node, path, problems, "endpoints", "user", "password",
         "passwordEnv", "namespace", "timeout", "connectTimeout", "expiryGrace",
@@ -100,7 +100,7 @@ final class EtcdReader {
    * Null when {@code url} is an endpoint the service can use, else a problem completing
    * "{@code path} ...": {@code http://host:port}, without credentials, path or query.
    */
-  static String endpointProblem(String url) {
+  public static String endpointProblem(String url) {
     if (url.startsWith("https://")) {
       return "is https://, and TLS to etcd is not available yet (the etcd engine takes no"
           + " certificates): use http:// on a private network, was " + url;

@@ -1,4 +1,4 @@
-package io.windowpane.server.config;
+package io.windowpane.config;
 
 import io.windowpane.etcd.EtcdEngine;
 import java.time.Duration;
@@ -10,33 +10,33 @@ import java.util.List;
  * the timeouts, which the service states (the engine's: 5 s and 2 s). {@code password} is the
  * literal or the value of {@code passwordEnv}; {@link #toString()} leaves it out.
  */
-record EtcdSettings(List<String> endpoints, String user, String password, String namespace,
+public record EtcdSettings(List<String> endpoints, String user, String password, String namespace,
     Duration timeout, Duration connectTimeout, Duration expiryGrace, Integer conflictRetries,
     Duration backoffBase, Duration backoffMax, Integer maxValueBytes, Duration cachedCounts) {
 
-  static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(5);
-  static final Duration DEFAULT_CONNECT_TIMEOUT = Duration.ofSeconds(2);
-  static final String DEFAULT_NAMESPACE = "windowpane";
+  public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(5);
+  public static final Duration DEFAULT_CONNECT_TIMEOUT = Duration.ofSeconds(2);
+  public static final String DEFAULT_NAMESPACE = "windowpane";
   /** The engine's backoff defaults, needed when a file sets only one of the pair. */
-  static final Duration DEFAULT_BACKOFF_BASE = Duration.ofMillis(2);
-  static final Duration DEFAULT_BACKOFF_MAX = Duration.ofMillis(200);
+  public static final Duration DEFAULT_BACKOFF_BASE = Duration.ofMillis(2);
+  public static final Duration DEFAULT_BACKOFF_MAX = Duration.ofMillis(200);
 
   /** No endpoint yet, every option at its default. */
-  static final EtcdSettings DEFAULTS = new EtcdSettings(List.of(), null, null, DEFAULT_NAMESPACE,
+  public static final EtcdSettings DEFAULTS = new EtcdSettings(List.of(), null, null, DEFAULT_NAMESPACE,
       DEFAULT_TIMEOUT, DEFAULT_CONNECT_TIMEOUT, null, null, null, null, null, null);
 
-  EtcdSettings {
+  public EtcdSettings {
     endpoints = List.copyOf(endpoints);
   }
 
   /** The same options for the members at {@code urls}. */
-  EtcdSettings withEndpoints(List<String> urls) {
+  public EtcdSettings withEndpoints(List<String> urls) {
     return new EtcdSettings(urls, user, password, namespace, timeout, connectTimeout,
         expiryGrace, conflictRetries, backoffBase, backoffMax, maxValueBytes, cachedCounts);
   }
 
   /** A builder with every option set here; connecting is left to {@code build()}. */
-  EtcdEngine.Builder builder() {
+  public EtcdEngine.Builder builder() {
     EtcdEngine.Builder b = EtcdEngine.builder()
         .endpoints(endpoints.toArray(new String[0]))
         .namespace(namespace)
