@@ -38,6 +38,27 @@ public final class WindowCounter {
     return store.add(Checks.key(key), checkN(n));
   }
 
+  /**
+   * Records one event now, like {@link #add(String)} but without the count: see
+   * {@link #record(String, long)}.
+   */
+  public void record(String key) {
+    store.record(Checks.key(key), 1);
+  }
+
+  /**
+   * Records {@code n} events now, like {@link #add(String, long)} but without returning the
+   * count. Every event counts exactly as with {@code add}; what changes is only that nothing is
+   * read back, so on the local engine many threads recording on one hot key each write their own
+   * stripe instead of all racing for the key's one pane word (an {@code add} must read every
+   * other thread's events to return the count, and that is what stops it from scaling). Use it
+   * for events you count now and read later; on Redis and etcd it is {@code add} without the
+   * reply's use.
+   */
+  public void record(String key, long n) {
+    store.record(Checks.key(key), checkN(n));
+  }
+
   /** The window count now; 0 for a key never seen or expired. */
   public long count(String key) {
     return store.count(Checks.key(key));

@@ -15,6 +15,15 @@ public interface CounterStore {
   /** Records {@code n} events now; returns the window count including them. */
   long add(String key, long n);
 
+  /**
+   * {@link #add} without the count: records {@code n} events now. Engines where reading the
+   * count back costs something override it (the local engine stripes a hot key's records); the
+   * default calls {@link #add}.
+   */
+  default void record(String key, long n) {
+    add(key, n);
+  }
+
   /** Returns the window count now. */
   long count(String key);
 

@@ -28,6 +28,19 @@ final class LocalCounterStore implements CounterStore {
   }
 
   @Override
+  public void record(String key, long n) {
+    long now = clock.millis();
+    for (;;) {
+      KeyState state = table.forWrite(key, now);
+      state.windows[0].record(now, n);
+      if (state.touch(now)) {
+        return;
+      }
+      table.forget(key, state); // retired while we wrote: redo on a fresh state
+    }
+  }
+
+  @Override
   public long count(String key) {
     long now = clock.millis();
     KeyState state = table.forRead(key, now);

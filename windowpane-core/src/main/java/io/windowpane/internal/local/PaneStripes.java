@@ -14,8 +14,10 @@ import java.lang.invoke.VarHandle;
  *   bit  40      sealed  no more spending for that pane (set by whoever makes the pane exact)
  *   bits 39..0   used    permits this stripe took for that pane, at most `chunk`
  *
- * A hot pane's slot already counts S x chunk permits for its stripes (the allotment), so a
- * stripe spends its chunk with one CAS on its own word and never passes the limit. For a given
+ * A limiter's hot pane slot already counts S x chunk permits for its stripes (the allotment),
+ * so a stripe spends its chunk with one CAS on its own word and never passes the limit. A
+ * counter's stripes have no allotment (a counter has no limit to keep): a stripe records up to
+ * a full pane count, and the pane's count is the slot plus what the stripes recorded. For a given
  * pane a stripe word only moves forward: older tag -> (pane, used) -> used grows -> sealed. That
  * monotonicity is what makes sum() a consistent snapshot when two reads agree, and seal() final.
  * A stripe holding an older pane is taken over by the next hot pane: by then the older pane was
@@ -39,16 +41,19 @@ final class PaneStripes {
 
   private final int count;
   private final long chunk;
+  private final long allotment;
   private final long[] words;
   private final long before;
 
   /**
    * {@code count} stripes (a power of two) of {@code chunk} permits each, starting sealed at
-   * {@code before}, a pane older than any pane an operation can still act at.
+   * {@code before}, a pane older than any pane an operation can still act at; a hot slot counts
+   * {@code allotment} for them up front (S x chunk for a limit, 0 for a counter).
    */
-  PaneStripes(int count, long chunk, long before) {
+  PaneStripes(int count, long chunk, long allotment, long before) {
     this.count = count;
     this.chunk = chunk;
+    this.allotment = allotment;
     this.before = before;
     this.words = new long[(count + 1) * STRIDE]; // first and last lines padded too
     for (int s = 0; s < count; s++) {
@@ -61,9 +66,9 @@ final class PaneStripes {
     return before;
   }
 
-  /** Permits counted in a hot slot for the stripes: S x chunk. */
+  /** Permits counted in a hot slot for the stripes up front: S x chunk for a limit, 0 for a counter. */
   long allotment() {
-    return count * chunk;
+    return allotment;
   }
 
   private static int offset(int stripe) {
@@ -111,12 +116,12 @@ final class PaneStripes {
   }
 
   /**
-   * Seals every stripe for {@code pane}; returns the allotment left unspent (exact and final:
+   * Seals every stripe for {@code pane}; returns what the stripes spent for it (exact and final:
    * sealed words never change for that pane), or {@link #RESTART} if a stripe already holds a
    * newer pane.
    */
   long seal(long pane) {
-    long unspent = 0;
+    long spent = 0;
     for (int s = 0; s < count; s++) {
       int o = offset(s);
       long w = wordAcquire(o);
@@ -140,9 +145,9 @@ final class PaneStripes {
         }
         w = witness;
       }
-      unspent += chunk - PaneWindow.countOf(w);
+      spent += PaneWindow.countOf(w);
     }
-    return unspent;
+    return spent;
   }
 
   /**

@@ -126,6 +126,10 @@ final class PaneWindow extends Window {
   private final long[] slots;
   /** Permits per stripe once this window is hot; 0 for a window that never stripes. */
   private final long chunk;
+  /** What a hot slot counts up front for its stripes: S x chunk for a limit, 0 for a counter. */
+  private final long allotment;
+  /** A counter's window: only {@link #record} stripes it, with no allotment and no limit. */
+  private final boolean counter;
   private final int stripeCount;
   /** Null until the slot CAS is seen to fail (a hot key); then set once, never replaced. */
   @SuppressWarnings("unused") // accessed through STRIPES_REF
@@ -144,12 +148,14 @@ final class PaneWindow extends Window {
   private volatile long olderCache;
 
   private PaneWindow(long paneMillis, int panes, boolean weighted, int stripeCount, long chunk,
-      boolean stripedAtOnce, long now) {
+      boolean counter, boolean stripedAtOnce, long now) {
     this.paneMillis = paneMillis;
     this.panes = panes;
     this.weighted = weighted;
     this.stripeCount = stripeCount;
     this.chunk = chunk;
+    this.counter = counter;
+    this.allotment = counter ? 0 : stripeCount * chunk;
     int n = Integer.highestOneBit(Math.max(1, panes - 1)) << 1; // nextPow2(panes), at least 2
     this.mask = n - 1;
     this.slots = new long[n];
@@ -160,38 +166,51 @@ final class PaneWindow extends Window {
     }
     this.head = p0;
     if (stripedAtOnce) {
-      this.stripes = new PaneStripes(stripeCount, chunk, p0 - 1);
+      this.stripes = new PaneStripes(stripeCount, chunk, allotment, p0 - 1);
     }
   }
 
-  /** A {@code SLIDING_PANES} window of {@code panes} panes of {@code paneMillis}, for a counter. */
+  /**
+   * A {@code SLIDING_PANES} window of {@code panes} panes of {@code paneMillis}, for a counter:
+   * stripes if {@link #record} gets hot.
+   */
   static PaneWindow panes(long paneMillis, int panes, long now) {
-    return new PaneWindow(paneMillis, panes, false, STRIPES, 0, false, now);
+    return new PaneWindow(paneMillis, panes, false, STRIPES, COUNT_MASK, true, false, now);
   }
 
   /** A {@code SLIDING_PANES} window for a limit of {@code limit}: stripes if it gets hot. */
   static PaneWindow panes(long paneMillis, int panes, long limit, long now) {
-    return new PaneWindow(paneMillis, panes, false, STRIPES, chunkFor(limit), false, now);
+    return new PaneWindow(paneMillis, panes, false, STRIPES, chunkFor(limit), false, false, now);
   }
 
   /** A {@code SLIDING_WEIGHTED} window of length {@code windowMillis}, for a counter. */
   static PaneWindow weighted(long windowMillis, long now) {
-    return new PaneWindow(windowMillis, 2, true, STRIPES, 0, false, now);
+    return new PaneWindow(windowMillis, 2, true, STRIPES, COUNT_MASK, true, false, now);
   }
 
   /** A {@code SLIDING_WEIGHTED} window for a limit of {@code limit}: stripes if it gets hot. */
   static PaneWindow weighted(long windowMillis, long limit, long now) {
-    return new PaneWindow(windowMillis, 2, true, STRIPES, chunkFor(limit), false, now);
+    return new PaneWindow(windowMillis, 2, true, STRIPES, chunkFor(limit), false, false, now);
   }
 
   /**
-   * For tests: a window striped from the start with {@code stripeCount} stripes (a power of
-   * two) of {@code chunk} permits, whatever the limit.
+   * For tests: a limit's window striped from the start with {@code stripeCount} stripes (a
+   * power of two) of {@code chunk} permits, whatever the limit.
    */
   static PaneWindow striped(long paneMillis, int panes, boolean weighted, int stripeCount,
       long chunk, long now) {
+    return new PaneWindow(paneMillis, weighted ? 2 : panes, weighted, stripeCount, chunk, false,
+        true, now);
+  }
+
+  /**
+   * For tests: a counter's window striped from the start with {@code stripeCount} stripes (a
+   * power of two) that record up to {@code chunk} events each per pane.
+   */
+  static PaneWindow stripedCounter(long paneMillis, int panes, boolean weighted, int stripeCount,
+      long chunk, long now) {
     return new PaneWindow(paneMillis, weighted ? 2 : panes, weighted, stripeCount, chunk, true,
-        now);
+        true, now);
   }
 
   private static long chunkFor(long limit) {
@@ -332,14 +351,16 @@ final class PaneWindow extends Window {
    */
   private long exact(long pe) {
     PaneStripes s = stripesAcquire();
-    long unspent = s.seal(pe);
-    if (unspent == PaneStripes.RESTART) {
+    long spent = s.seal(pe);
+    if (spent == PaneStripes.RESTART) {
       return RESTART;
     }
     int i = index(pe);
     long v = slotAcquire(i);
     while (slotLag(v, pe) == 0 && isHot(v)) {
-      long witness = casSlot(i, v, (v & ~HOT) - unspent); // count >= unspent: see the note
+      // count >= allotment - spent (see the note), so the true count is never negative
+      long exactCount = Math.min(COUNT_MASK, countOf(v) - s.allotment() + spent);
+      long witness = casSlot(i, v, (v & ~(HOT | COUNT_MASK)) | exactCount);
       if (witness == v) {
         return 0;
       }
@@ -370,7 +391,7 @@ final class PaneWindow extends Window {
         return countOf(v);
       }
       if (before == after) {
-        return countOf(v) - s.allotment() + before;
+        return Math.min(COUNT_MASK, countOf(v) - s.allotment() + before);
       }
     }
     if (exact(pe) == RESTART) {
@@ -380,11 +401,14 @@ final class PaneWindow extends Window {
     return slotLag(v, pe) == 0 && !isClosed(v) && !isHot(v) ? countOf(v) : RESTART;
   }
 
-  /** A failed slot CAS: after a few, a limiter window gets its stripes. */
+  /**
+   * A failed slot CAS: after a few, the window gets its stripes (a limit's decisions or a
+   * counter's records; a counter's {@link #add} never stripes).
+   */
   private void contended() {
     if (chunk > 0 && stripesAcquire() == null && ++collisions >= COLLISIONS_BEFORE_STRIPES) {
       long before = (long) HEAD.getAcquire(this) - 1;
-      STRIPES_REF.compareAndSet(this, null, new PaneStripes(stripeCount, chunk, before));
+      STRIPES_REF.compareAndSet(this, null, new PaneStripes(stripeCount, chunk, allotment, before));
     }
   }
 
@@ -442,6 +466,59 @@ final class PaneWindow extends Window {
     }
   }
 
+  /**
+   * A counter's {@link #add} without the count: on a contended key the events go to the calling
+   * thread's stripe (one CAS on its own line), so recording scales with threads. The pane's
+   * count is the slot plus what its stripes recorded; count and add read or make it exact.
+   */
+  @Override
+  void record(long now, long n) {
+    if (!counter) {
+      add(now, n);
+      return;
+    }
+    long p = Math.floorDiv(now, paneMillis);
+    for (;;) {
+      long pe = advance(p);
+      if (olderSum(pe) == RESTART) {
+        continue; // closes (and makes exact) the older panes: their stripes may be reused
+      }
+      int i = index(pe);
+      long v = slotAcquire(i);
+      long lag = slotLag(v, pe);
+      long update;
+      if (lag == 0) {
+        if (isClosed(v)) {
+          continue;
+        }
+        if (isHot(v)) {
+          long taken = stripesAcquire().take(pe, n);
+          if (taken == PaneStripes.TAKEN) {
+            return;
+          }
+          if (taken == PaneStripes.REFUSED) {
+            exact(pe); // this stripe is full: record in the slot from now on
+          }
+          continue;
+        }
+        update = packSlot(pe, Math.min(COUNT_MASK, countOf(v) + n), 0);
+      } else if (lag < HALF_LAP) {
+        PaneStripes s = stripesAcquire();
+        if (s != null && pe > s.before()) {
+          casSlot(i, v, packSlot(pe, 0, HOT)); // open the pane hot, then record
+          continue;
+        }
+        update = packSlot(pe, Math.min(COUNT_MASK, n), 0);
+      } else {
+        continue;
+      }
+      if (casSlot(i, v, update) == v) {
+        return;
+      }
+      contended();
+    }
+  }
+
   @Override
   long count(long now) {
     long p = Math.floorDiv(now, paneMillis);
@@ -476,6 +553,10 @@ final class PaneWindow extends Window {
           continue;
         }
         if (isHot(v)) {
+          if (counter) { // a counter's hot pane has no allotment: decide on its true count
+            exact(pe);
+            continue;
+          }
           long taken = stripesAcquire().take(pe, permits);
           if (taken == PaneStripes.TAKEN) {
             return pe;
@@ -496,7 +577,7 @@ final class PaneWindow extends Window {
         current = countOf(v);
       } else if (lag < HALF_LAP) {
         PaneStripes s = stripesAcquire();
-        if (s != null && pe > s.before() && older <= limit - 2 * s.allotment()) {
+        if (s != null && !counter && pe > s.before() && older <= limit - 2 * s.allotment()) {
           casSlot(i, v, packSlot(pe, s.allotment(), HOT)); // open the pane hot, then decide
           continue;
         }
@@ -511,7 +592,9 @@ final class PaneWindow extends Window {
       if (casSlot(i, v, update) == v) {
         return pe;
       }
-      contended();
+      if (!counter) {
+        contended();
+      }
     }
   }
 

@@ -17,6 +17,14 @@ abstract class Window {
   /** Records {@code n} events at {@code now}; returns the window count including them. */
   abstract long add(long now, long n);
 
+  /**
+   * Records {@code n} events at {@code now} without returning the count: a window may then
+   * spread a hot key's records over stripes. The default is {@link #add}.
+   */
+  void record(long now, long n) {
+    add(now, n);
+  }
+
   /** The window count at {@code now}. */
   abstract long count(long now);
 

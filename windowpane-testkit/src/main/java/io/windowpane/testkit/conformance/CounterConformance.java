@@ -46,6 +46,26 @@ public abstract class CounterConformance extends ConformanceBase {
   }
 
   @Test
+  void record_countsLikeAddWithoutReturningTheCount() {
+    for (long t0 : startInstants()) {
+      for (WindowSpec spec : everyAlgorithm()) {
+        ManualClock clock = ManualClock.at(Math.floorDiv(t0, 1000) * 1000 + 10);
+        WindowCounter counter = counter(clock, spec);
+        counter.record("k");
+        counter.record("k", 5);
+        assertThat(counter.count("k")).as("%s from %d", spec, t0).isEqualTo(6);
+        clock.advance(1);
+        assertThat(counter.add("k", 2)).as("%s from %d", spec, t0).isEqualTo(8);
+        counter.record("k", 3);
+        assertThat(counter.count("k")).as("%s from %d", spec, t0).isEqualTo(11);
+        clock.advance(1_500); // the events have left (weighted: less than half of them weigh)
+        assertThat(counter.count("k")).as("%s from %d", spec, t0).isLessThan(11);
+        assertThat(counter.count("other")).isZero();
+      }
+    }
+  }
+
+  @Test
   void log_countsEventsInTheHalfOpenWindow() {
     for (long t0 : startInstants()) {
       ManualClock clock = ManualClock.at(t0);
@@ -161,6 +181,10 @@ public abstract class CounterConformance extends ConformanceBase {
         .isInstanceOf(IllegalArgumentException.class);
     assertThatThrownBy(() -> counter.addAsync("k", 0))
         .isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> counter.record("")).isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("key must be 1 to 256");
+    assertThatThrownBy(() -> counter.record("k", 0)).isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("n must be in [1, 2147483647]");
     assertThatThrownBy(() -> counter.addAll(List.of("a", ""), 1))
         .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("keys[1]");
     assertThat(counter.count("k")).isEqualTo(2);
