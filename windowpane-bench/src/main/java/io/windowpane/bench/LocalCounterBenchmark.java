@@ -27,7 +27,8 @@ import org.openjdk.jmh.annotations.Warmup;
  * Throughput of "record one event on a hot key and get the window's count back" for one
  * sliding-window counter shared by all threads (the counter counterpart of
  * {@link LocalDecideBenchmark}, issue 13): windowpane's {@code WindowCounter.add} on its two
- * pane algorithms, beside Sentinel's {@code BucketLeapArray} (add a pass to the current bucket,
+ * pane algorithms, and {@code WindowCounter.record} (the same without the count: stripes on a
+ * hot key), beside Sentinel's {@code BucketLeapArray} (add a pass to the current bucket,
  * then sum the live buckets: what its statistic slot and a QPS read do), a single
  * {@link AtomicLong} ({@code addAndGet}: the floor for a count that every caller reads back
  * exactly, but no window) and {@link LongAdder} ({@code increment}, no count read back, no window:
@@ -67,6 +68,30 @@ public class LocalCounterBenchmark {
         return () -> c.add("hot", 1);
       }
     },
+    /** windowpane {@code SLIDING_PANES} 1 s / 10, {@code record(key, 1)}: no count read back. */
+    WINDOWPANE_PANES_RECORD {
+      @Override
+      LongSupplier create() {
+        WindowCounter c = Windowpane.local().counter("bench",
+            WindowSpec.panes(Duration.ofSeconds(1), 10));
+        return () -> {
+          c.record("hot", 1);
+          return 1;
+        };
+      }
+    },
+    /** windowpane {@code SLIDING_WEIGHTED} 1 s, {@code record(key, 1)}: no count read back. */
+    WINDOWPANE_WEIGHTED_RECORD {
+      @Override
+      LongSupplier create() {
+        WindowCounter c = Windowpane.local().counter("bench",
+            WindowSpec.weighted(Duration.ofSeconds(1)));
+        return () -> {
+          c.record("hot", 1);
+          return 1;
+        };
+      }
+    },
     /** Sentinel 1.8 {@code BucketLeapArray}, 10 buckets of 100 ms: addPass(1), then the sum. */
     SENTINEL {
       @Override
@@ -80,6 +105,17 @@ public class LocalCounterBenchmark {
             pass += bucket.pass();
           }
           return pass;
+        };
+      }
+    },
+    /** Sentinel 1.8 {@code BucketLeapArray}: addPass(1) only, nothing read back. */
+    SENTINEL_RECORD {
+      @Override
+      LongSupplier create() {
+        BucketLeapArray data = new BucketLeapArray(10, 1000);
+        return () -> {
+          data.currentWindow(System.currentTimeMillis()).value().addPass(1);
+          return 1;
         };
       }
     },

@@ -619,17 +619,25 @@ final class PaneWindow extends Window {
     // the slot moved on to a later lap: the reservation already left the window
   }
 
-  /** Count recorded in pane {@code q}, without waiting: for retry estimates. */
+  /**
+   * Count recorded in pane {@code q}: for retry estimates. A hot pane's true count comes from
+   * {@link #hotCount}; when that pane closes meanwhile (it is made exact first) the slot is read
+   * again, so the estimate never counts a hot slot's unspent allotment.
+   */
   private long paneCount(long q) {
-    long v = slotAcquire(index(q));
-    if (slotLag(v, q) != 0) {
-      return 0;
-    }
-    if (isHot(v)) {
+    for (;;) {
+      long v = slotAcquire(index(q));
+      if (slotLag(v, q) != 0) {
+        return 0;
+      }
+      if (!isHot(v)) {
+        return countOf(v);
+      }
       long c = hotCount(q);
-      return c == RESTART ? countOf(v) : c;
+      if (c != RESTART) {
+        return c;
+      }
     }
-    return countOf(v);
   }
 
   @Override
