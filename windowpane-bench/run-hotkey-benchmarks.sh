@@ -10,6 +10,7 @@
 # script waits (60 s at a time, at most 20 minutes in all) while the 1-minute load average is
 # above 1.5, and logs the load average it started at in OUT/load.log. With BASELINE_JAR it also
 # runs windowpane panes from that jar (the code before the change) in the same session.
+# WAIT_BUDGET (seconds, default 1200) bounds the waiting for quiet. Set PARTS to run fewer: any of allowed denied atlimit counters stats baseline (default all).
 set -u
 JAR=${JAR:?jar}
 OUT=${OUT:?output directory}
@@ -20,7 +21,7 @@ waited=0
 gate() {
   while :; do
     load=$(cut -d' ' -f1 /proc/loadavg)
-    if awk "BEGIN{exit !($load <= 1.5)}" || [ "$waited" -ge 1200 ]; then
+    if awk "BEGIN{exit !($load <= 1.5)}" || [ "$waited" -ge "${WAIT_BUDGET:-1200}" ]; then
       break
     fi
     sleep 60
@@ -35,17 +36,38 @@ run() { # name jar impls scenario threads
       -rf json -rff "$OUT/$1.json" > "$OUT/$1.txt" 2>&1
 }
 
+counters() { # name threads: WindowCounter.add and .record beside Sentinel, AtomicLong, LongAdder
+  gate "$1"
+  java -jar "$JAR" 'LocalCounterBenchmark.add$' -t "$2" "${OPTS[@]}" \
+      -rf json -rff "$OUT/$1.json" > "$OUT/$1.txt" 2>&1
+}
+
+stats() { # name threads: one hot statistics window, record only, held at 10,000 values
+  gate "$1"
+  java -jar "$JAR" 'StatsBenchmark.record$' -p impl=WINDOWPANE_HISTOGRAM,RAW_ARRAY \
+      -p population=10000 -p panes=60 -t "$2" "${OPTS[@]}" \
+      -rf json -rff "$OUT/$1.json" > "$OUT/$1.txt" 2>&1
+}
+
 PEERS=WINDOWPANE_PANES,WINDOWPANE_WEIGHTED,RESILIENCE4J,BUCKET4J,GUAVA,SENTINEL,LONG_ADDER
-for t in 1 2 4 8; do
+want() { [[ " ${PARTS:-allowed denied atlimit counters stats baseline} " == *" $1 "* ]]; }
+
+want allowed && for t in 1 2 4 8; do
   run "allowed-t$t" "$JAR" "$PEERS" ALLOWED "$t"
 done
-for t in 1 2; do
+want denied && for t in 1 2; do
   run "denied-t$t" "$JAR" WINDOWPANE_PANES,WINDOWPANE_WEIGHTED,RESILIENCE4J,BUCKET4J,GUAVA DENIED "$t"
 done
-for t in 1 2 4; do
+want atlimit && for t in 1 2 4; do
   run "atlimit-t$t" "$JAR" WINDOWPANE_PANES,WINDOWPANE_WEIGHTED,RESILIENCE4J,BUCKET4J AT_LIMIT "$t"
 done
-if [ $# -ge 1 ]; then
+want counters && for t in 1 2; do
+  counters "counters-t$t" "$t"
+done
+want stats && for t in 1 2; do
+  stats "stats-t$t" "$t"
+done
+if [ $# -ge 1 ] && want baseline; then
   for t in 1 2; do
     run "baseline-allowed-t$t" "$1" WINDOWPANE_PANES ALLOWED "$t"
     run "baseline-denied-t$t" "$1" WINDOWPANE_PANES DENIED "$t"
