@@ -1,0 +1,123 @@
+package io.windowpane.spring;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+
+/**
+ * The starter's own {@code windowpane.*} properties: on/off and the filter's path rules. The
+ * library's vocabulary ({@code windowpane.engine}, {@code limiters}, {@code counters},
+ * {@code stats}) is read by the service's readers instead (see docs/spring-boot.md), and is
+ * described to IDEs by hand-written metadata.
+ */
+@ConfigurationProperties(prefix = "windowpane")
+public class WindowpaneProperties {
+
+  /** Whether the starter configures anything at all. */
+  private boolean enabled = true;
+
+  private final Filter filter = new Filter();
+
+  public boolean isEnabled() {
+    return enabled;
+  }
+
+  public void setEnabled(boolean enabled) {
+    this.enabled = enabled;
+  }
+
+  public Filter getFilter() {
+    return filter;
+  }
+
+  /** Rate limits by request path, without code: a servlet Filter or a WebFlux WebFilter. */
+  public static class Filter {
+
+    /** Order of the filter among the application's filters. */
+    private int order = -100;
+
+    /**
+     * Rules, each applied to every request it matches, in order; the first that denies answers
+     * 429 (permits taken by earlier rules for that request stay taken).
+     */
+    private List<Rule> rules = new ArrayList<>();
+
+    public int getOrder() {
+      return order;
+    }
+
+    public void setOrder(int order) {
+      this.order = order;
+    }
+
+    public List<Rule> getRules() {
+      return rules;
+    }
+
+    public void setRules(List<Rule> rules) {
+      this.rules = rules;
+    }
+  }
+
+  /** One path rule. */
+  public static class Rule {
+
+    /** Path pattern of the requests it applies to (Spring's PathPattern syntax: /api/**). */
+    private String path;
+
+    /** HTTP methods it applies to (GET, POST...); empty for every method. */
+    private List<String> methods = new ArrayList<>();
+
+    /** The limiter to take permits from, a windowpane.limiters entry. */
+    private String limiter;
+
+    /**
+     * SpEL over the request: ip, method, path, principal (its name or null), header('X-Api-Key');
+     * string literals in quotes.
+     */
+    private String key = "ip";
+
+    /** Permits each request takes, 1 to the smallest limit of the limiter. */
+    private long permits = 1;
+
+    public String getPath() {
+      return path;
+    }
+
+    public void setPath(String path) {
+      this.path = path;
+    }
+
+    public List<String> getMethods() {
+      return methods;
+    }
+
+    public void setMethods(List<String> methods) {
+      this.methods = methods;
+    }
+
+    public String getLimiter() {
+      return limiter;
+    }
+
+    public void setLimiter(String limiter) {
+      this.limiter = limiter;
+    }
+
+    public String getKey() {
+      return key;
+    }
+
+    public void setKey(String key) {
+      this.key = key;
+    }
+
+    public long getPermits() {
+      return permits;
+    }
+
+    public void setPermits(long permits) {
+      this.permits = permits;
+    }
+  }
+}

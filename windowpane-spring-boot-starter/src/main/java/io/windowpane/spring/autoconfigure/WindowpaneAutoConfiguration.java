@@ -1,0 +1,141 @@
+package io.windowpane.spring.autoconfigure;
+
+import io.windowpane.MillisClock;
+import io.windowpane.Windowpane;
+import io.windowpane.config.ConfigException;
+import io.windowpane.config.EngineConfig;
+import io.windowpane.config.EngineConfig.Kind;
+import io.windowpane.config.WindowpaneConfig;
+import io.windowpane.spring.WindowpaneCatalog;
+import io.windowpane.spring.WindowpaneProperties;
+import io.windowpane.spring.internal.DecisionListener;
+import io.windowpane.spring.internal.InvalidWindowpanePropertiesException;
+import io.windowpane.spring.internal.MicrometerDecisionListener;
+import io.windowpane.spring.internal.PropertyTree;
+import io.windowpane.spring.internal.RateLimitGuard;
+import io.windowpane.spring.internal.RateLimitedInterceptor;
+import io.windowpane.spring.internal.RateLimitedPostProcessor;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.config.BeanDefinition;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Role;
+import org.springframework.core.env.Environment;
+
+/*
+ * Design note: the library's vocabulary is read by windowpane-config's readers from a tree of the
+ * windowpane.* properties (PropertyTree), so the starter and the service's YAML file accept the
+ * same values and report the same problems, with Spring's property paths. The starter's own
+ * properties (enabled, filter) are a plain @ConfigurationProperties class. Every bean backs off
+ * when the application defines its own; a Windowpane bean of the application is used as is, with
+ * the configured limiters, counters and statistics windows built on it.
+ */
+
+/** Auto-configuration of windowpane from the {@code windowpane.*} properties. */
+@AutoConfiguration(afterName = {
+    "org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration",
+    "org.springframework.boot.autoconfigure.data.redis.RedisAutoConfiguration"})
+@ConditionalOnProperty(prefix = "windowpane", name = "enabled", matchIfMissing = true)
+@EnableConfigurationProperties(WindowpaneProperties.class)
+public class WindowpaneAutoConfiguration {
+
+  /** Where problems with the properties say they come from. */
+  static final String SOURCE = "windowpane properties";
+
+  /** The library's vocabulary, read and validated from the windowpane.* properties. */
+  @Bean
+  @ConditionalOnMissingBean
+  public WindowpaneConfig windowpaneConfig(Environment environment,
+      ObjectProvider<SpringRedisSettings> springRedis) {
+    Map<String, Object> tree = PropertyTree.read(environment, "windowpane",
+        Set.of("enabled", "filter"));
+    SpringRedisSettings redis = springRedis.getIfAvailable();
+    if (redis != null) {
+      redis.fillIn(tree);
+    }
+    try {
+      return WindowpaneConfig.read(WindowpaneConfig.tree(tree), SOURCE, "windowpane",
+          List.of(), System::getenv);
+    } catch (ConfigException e) {
+      throw new InvalidWindowpanePropertiesException(e.getMessage(), e);
+    }
+  }
+
+  /** The clock of the in-process engine and of the headers' reset times. */
+  @Bean
+  @ConditionalOnMissingBean
+  public MillisClock windowpaneClock() {
+    return MillisClock.system();
+  }
+
+  /** The engine of {@code windowpane.engine}: in-process unless configured otherwise. */
+  @Bean
+  @ConditionalOnMissingBean
+  public Windowpane windowpane(WindowpaneConfig config, MillisClock clock) {
+    EngineConfig engine = config.engine();
+    if (!engine.chain() && engine.kind() == Kind.LOCAL) {
+      Windowpane.LocalBuilder local = Windowpane.localBuilder().clock(clock);
+      engine.localMaxKeys().ifPresent(local::maxKeys);
+      return local.build();
+    }
+    return engine.open();
+  }
+
+  @Bean
+  @ConditionalOnMissingBean
+  public WindowpaneCatalog windowpaneCatalog(Windowpane windowpane, WindowpaneConfig config) {
+    return new WindowpaneCatalog(windowpane, config);
+  }
+
+  @Bean
+  @ConditionalOnMissingBean
+  public RateLimitGuard windowpaneRateLimitGuard(WindowpaneConfig config, MillisClock clock,
+      ObjectProvider<DecisionListener> listener) {
+    return new RateLimitGuard(clock, config.engine().onFailure(),
+        listener.getIfAvailable(() -> DecisionListener.NONE));
+  }
+
+  /** Applies {@code @RateLimited}; static, as a post-processor must be. */
+  @Bean
+  @Role(BeanDefinition.ROLE_INFRASTRUCTURE)
+  public static RateLimitedPostProcessor windowpaneRateLimitedPostProcessor(
+      ObjectProvider<WindowpaneCatalog> catalog, ObjectProvider<RateLimitGuard> guard) {
+    RateLimitedPostProcessor processor = new RateLimitedPostProcessor(
+        new RateLimitedInterceptor(catalog::getObject, guard::getObject));
+    processor.setProxyTargetClass(true);
+    return processor;
+  }
+
+  /** Micrometer meters when Micrometer is present (the registry is looked up lazily). */
+  @Configuration(proxyBeanMethods = false)
+  @ConditionalOnClass(name = "io.micrometer.core.instrument.MeterRegistry")
+  static class Metrics {
+    @Bean
+    @ConditionalOnMissingBean
+    DecisionListener windowpaneMeters(
+        ObjectProvider<io.micrometer.core.instrument.MeterRegistry> registry) {
+      return new MicrometerDecisionListener(registry::getIfAvailable);
+    }
+  }
+
+  /** Spring Data Redis' Lettuce connection settings, reused for {@code windowpane.engine.redis}. */
+  @Configuration(proxyBeanMethods = false)
+  @ConditionalOnClass(name =
+      "org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory")
+  static class SpringDataRedis {
+    @Bean
+    SpringRedisSettings windowpaneSpringRedisSettings(
+        ObjectProvider<org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory>
+            factory) {
+      return new SpringRedisSettings(factory::getIfAvailable);
+    }
+  }
+}

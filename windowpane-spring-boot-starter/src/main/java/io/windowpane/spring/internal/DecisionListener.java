@@ -1,0 +1,16 @@
+package io.windowpane.spring.internal;
+
+/**
+ * Where decisions and backend calls are reported (Micrometer when present). The no-op default
+ * keeps the guard free of any metrics library.
+ */
+public interface DecisionListener {
+
+  DecisionListener NONE = new DecisionListener() {};
+
+  /** One decision; {@code outcome} is allowed, denied or would_deny (shadow mode). */
+  default void decision(String limiter, String outcome, boolean degraded) {}
+
+  /** One call to the backend and how long it took. */
+  default void backend(String operation, boolean ok, long nanos) {}
+}

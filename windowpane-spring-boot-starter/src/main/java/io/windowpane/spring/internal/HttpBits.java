@@ -1,0 +1,21 @@
+package io.windowpane.spring.internal;
+
+import io.windowpane.spring.internal.RateLimitGuard.Outcome;
+import java.security.Principal;
+
+/** The current request, its principal, and a way to add headers to its response. */
+interface HttpBits {
+
+  HttpBits NONE = new HttpBits() {};
+
+  default Object request() {
+    return null;
+  }
+
+  default Principal principal() {
+    return null;
+  }
+
+  /** Adds the decision's headers to the response when it is not sent yet. */
+  default void headers(Outcome outcome) {}
+}

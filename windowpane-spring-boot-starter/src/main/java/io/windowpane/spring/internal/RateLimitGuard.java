@@ -1,0 +1,143 @@
+package io.windowpane.spring.internal;
+
+import io.windowpane.Decision;
+import io.windowpane.MillisClock;
+import io.windowpane.Quota;
+import io.windowpane.RateLimiter;
+import io.windowpane.WindowpaneException;
+import io.windowpane.config.EngineConfig.OnFailure;
+import io.windowpane.config.RateLimitHeaders;
+import io.windowpane.spring.RateLimitExceededException;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.CompletionStage;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/*
+ * Design note: the annotation and both filters decide here, so that they agree on shadow mode,
+ * on what a failing backend answers (engine.onFailure, as in the service: error rethrows, allow
+ * lets the call through, deny denies with Retry-After: 1, both marked degraded and without
+ * state), on the headers (RateLimitHeaders, shared with the service) and on the meters.
+ */
+
+/** Takes permits for a key from a limiter and says whether the call may go on. Thread-safe. */
+public final class RateLimitGuard {
+
+  private static final Logger SHADOW_LOG = LoggerFactory.getLogger("io.windowpane.shadow");
+  /** A degraded denial did not ask the backend; it suggests a retry after this long. */
+  private static final long DEGRADED_RETRY_MILLIS = 1_000;
+
+  /** What to take: {@code permits} from {@code limiter}, called {@code name}. */
+  public record Target(String name, RateLimiter limiter, long permits, boolean shadow) {
+    Quota quota() {
+      return limiter.quota();
+    }
+  }
+
+  /** A decision on a target at {@code nowMillis}; {@code degraded}: onFailure answered. */
+  public record Outcome(Target target, Decision decision, boolean degraded, long nowMillis) {
+
+    /** Whether the call goes on: allowed, or denied by a limiter in shadow mode. */
+    public boolean letThrough() {
+      return decision.allowed() || target.shadow();
+    }
+
+    /**
+     * The service's headers: RateLimit-Policy; RateLimit unless degraded (no state);
+     * Retry-After when the call is refused.
+     */
+    public Map<String, String> headers() {
+      Map<String, String> h = new LinkedHashMap<>();
+      h.put("RateLimit-Policy", RateLimitHeaders.policy(target.quota()));
+      if (!degraded) {
+        h.put("RateLimit", RateLimitHeaders.current(target.name(), target.quota(), decision,
+            nowMillis));
+      }
+      if (!letThrough()) {
+        h.put("Retry-After", Long.toString(
+            Math.max(1, RateLimitHeaders.ceilSeconds(decision.retryAfterMillis()))));
+      }
+      return h;
+    }
+
+    /** The exception for a refused call. */
+    public RateLimitExceededException exception() {
+      return new RateLimitExceededException(target.name(), decision, headers(), degraded);
+    }
+  }
+
+  private final MillisClock clock;
+  private final OnFailure onFailure;
+  private final DecisionListener listener;
+
+  public RateLimitGuard(MillisClock clock, OnFailure onFailure, DecisionListener listener) {
+    this.clock = clock;
+    this.onFailure = onFailure;
+    this.listener = listener;
+  }
+
+  /** Decides now, blocking for the backend. */
+  public Outcome acquire(Target target, String key) {
+    long now = clock.millis();
+    long start = System.nanoTime();
+    Decision decision;
+    try {
+      decision = target.limiter().tryAcquire(key, target.permits());
+    } catch (WindowpaneException e) {
+      listener.backend("acquire", false, System.nanoTime() - start);
+      return degrade(target, e, now);
+    }
+    listener.backend("acquire", true, System.nanoTime() - start);
+    return done(target, decision, false, now);
+  }
+
+  /** Decides without blocking the caller. */
+  public CompletionStage<Outcome> acquireAsync(Target target, String key) {
+    long now = clock.millis();
+    long start = System.nanoTime();
+    CompletionStage<Decision> call;
+    try {
+      call = target.limiter().tryAcquireAsync(key, target.permits());
+    } catch (RuntimeException e) {
+      return CompletableFuture.failedFuture(e);
+    }
+    return call.handle((decision, failure) -> {
+      listener.backend("acquire", failure == null, System.nanoTime() - start);
+      if (failure == null) {
+        return done(target, decision, false, now);
+      }
+      Throwable cause = failure instanceof CompletionException && failure.getCause() != null
+          ? failure.getCause() : failure;
+      if (cause instanceof WindowpaneException w) {
+        return degrade(target, w, now);
+      }
+      throw failure instanceof CompletionException c ? c : new CompletionException(failure);
+    });
+  }
+
+  private Outcome degrade(Target target, WindowpaneException failure, long now) {
+    switch (onFailure) {
+      case ALLOW:
+        return done(target, Decision.allowed(0), true, now);
+      case DENY:
+        return done(target, Decision.denied(0, target.quota().limits().get(0),
+            DEGRADED_RETRY_MILLIS), true, now);
+      default:
+        throw failure;
+    }
+  }
+
+  private Outcome done(Target target, Decision decision, boolean serviceDegraded, long now) {
+    boolean degraded = serviceDegraded || decision.degraded();
+    String outcome = decision.allowed() ? "allowed" : target.shadow() ? "would_deny" : "denied";
+    listener.decision(target.name(), outcome, degraded);
+    if (!decision.allowed() && target.shadow()) {
+      SHADOW_LOG.info("shadow limiter {} would deny: {}", target.name(),
+          decision.deniedBy().map(l -> l.name()).orElse("(degraded)"));
+    }
+    return new Outcome(target, decision, serviceDegraded, now);
+  }
+}

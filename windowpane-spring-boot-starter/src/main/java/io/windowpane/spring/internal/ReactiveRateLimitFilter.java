@@ -1,0 +1,86 @@
+package io.windowpane.spring.internal;
+
+import io.windowpane.spring.RateLimitExceededException;
+import io.windowpane.spring.internal.PathRules.Compiled;
+import io.windowpane.spring.internal.RateLimitGuard.Outcome;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import org.springframework.core.Ordered;
+import org.springframework.core.io.buffer.DataBuffer;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.server.reactive.ServerHttpRequest;
+import org.springframework.http.server.reactive.ServerHttpResponse;
+import org.springframework.web.server.ServerWebExchange;
+import org.springframework.web.server.WebFilter;
+import org.springframework.web.server.WebFilterChain;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+
+/** {@code windowpane.filter.rules} on WebFlux; decides without blocking. */
+public final class ReactiveRateLimitFilter implements WebFilter, Ordered {
+
+  private final PathRules rules;
+  private final RateLimitGuard guard;
+  private final int order;
+
+  public ReactiveRateLimitFilter(PathRules rules, RateLimitGuard guard, int order) {
+    this.rules = rules;
+    this.guard = guard;
+    this.order = order;
+  }
+
+  @Override
+  public Mono<Void> filter(ServerWebExchange exchange, WebFilterChain chain) {
+    ServerHttpRequest request = exchange.getRequest();
+    String path = request.getPath().pathWithinApplication().value();
+    List<Compiled> matching = rules.matching(request.getMethod().name(), path);
+    if (matching.isEmpty()) {
+      return chain.filter(exchange);
+    }
+    return exchange.getPrincipal().map(p -> p.getName()).defaultIfEmpty("")
+        .flatMap(principal -> {
+          InetSocketAddress remote = request.getRemoteAddress();
+          RequestView view = new RequestView(
+              remote == null ? null : remote.getAddress() == null ? remote.getHostString()
+                  : remote.getAddress().getHostAddress(),
+              request.getMethod().name(), path, principal.isEmpty() ? null : principal,
+              name -> request.getHeaders().getFirst(name));
+          return apply(exchange, chain, matching, 0, view);
+        });
+  }
+
+  private Mono<Void> apply(ServerWebExchange exchange, WebFilterChain chain,
+      List<Compiled> matching, int i, RequestView view) {
+    if (i == matching.size()) {
+      return chain.filter(exchange);
+    }
+    Compiled rule = matching.get(i);
+    return Mono.fromCompletionStage(() -> guard.acquireAsync(rule.target(),
+        PathRules.key(rule, view))).flatMap((Outcome outcome) -> {
+          if (!outcome.letThrough()) {
+            return deny(exchange, outcome.exception());
+          }
+          outcome.headers().forEach((n, v) -> exchange.getResponse().getHeaders().set(n, v));
+          return apply(exchange, chain, matching, i + 1, view);
+        });
+  }
+
+  /** Writes the 429 problem of {@code denial}. */
+  static Mono<Void> deny(ServerWebExchange exchange, RateLimitExceededException denial) {
+    ServerHttpResponse response = exchange.getResponse();
+    response.setStatusCode(HttpStatus.TOO_MANY_REQUESTS);
+    denial.headers().forEach((n, v) -> response.getHeaders().set(n, v));
+    response.getHeaders().set("Content-Type", ProblemJson.CONTENT_TYPE);
+    byte[] body = ProblemJson.body(denial, exchange.getRequest().getPath().value())
+        .getBytes(StandardCharsets.UTF_8);
+    response.getHeaders().setContentLength(body.length);
+    DataBuffer buffer = response.bufferFactory().wrap(body);
+    return response.writeWith(Flux.just(buffer));
+  }
+
+  @Override
+  public int getOrder() {
+    return order;
+  }
+}

@@ -1,0 +1,46 @@
+package io.windowpane.spring.internal;
+
+import io.windowpane.spring.internal.RateLimitGuard.Outcome;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import java.security.Principal;
+import org.springframework.web.context.request.RequestAttributes;
+import org.springframework.web.context.request.RequestContextHolder;
+import org.springframework.web.context.request.ServletRequestAttributes;
+
+/** The thread-bound servlet request (Spring MVC), when there is one. */
+final class ServletBits implements HttpBits {
+
+  private final HttpServletRequest request;
+  private final HttpServletResponse response;
+
+  private ServletBits(HttpServletRequest request, HttpServletResponse response) {
+    this.request = request;
+    this.response = response;
+  }
+
+  static HttpBits current() {
+    RequestAttributes attributes = RequestContextHolder.getRequestAttributes();
+    if (attributes instanceof ServletRequestAttributes s) {
+      return new ServletBits(s.getRequest(), s.getResponse());
+    }
+    return NONE;
+  }
+
+  @Override
+  public Object request() {
+    return request;
+  }
+
+  @Override
+  public Principal principal() {
+    return request.getUserPrincipal();
+  }
+
+  @Override
+  public void headers(Outcome outcome) {
+    if (outcome.letThrough() && response != null && !response.isCommitted()) {
+      outcome.headers().forEach(response::setHeader);
+    }
+  }
+}

@@ -1,0 +1,158 @@
+package io.windowpane.spring;
+
+import static io.windowpane.spring.Http.header;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.windowpane.ManualClock;
+import io.windowpane.MillisClock;
+import java.net.http.HttpResponse;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.TestConfiguration;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.context.annotation.Bean;
+
+/**
+ * What both web stacks must do on the in-process engine, over real HTTP, with a manual clock so
+ * that bodies and headers are exact. Each test uses its own keys (the context is shared).
+ */
+public abstract class LocalScenarios {
+
+  /** 250 ms past a second. */
+  public static final long START = 1_700_000_000_250L;
+
+  /** The manual clock the starter's local engine and headers run on. */
+  @TestConfiguration
+  public static class Clock {
+    @Bean
+    public MillisClock windowpaneClock() {
+      return ManualClock.at(START);
+    }
+  }
+
+  @LocalServerPort
+  int port;
+
+  @Autowired
+  MillisClock clock;
+
+  protected Http http() {
+    return new Http(port);
+  }
+
+  protected ManualClock manual() {
+    return (ManualClock) clock;
+  }
+
+  @Test
+  void rateLimited_keyFromRequest_allowsTwoThenAnswers429ProblemWithExactHeaders() {
+    Http http = http();
+    HttpResponse<String> first = http.get("/hello", "X-Client", "a");
+    assertThat(first.statusCode()).isEqualTo(200);
+    assertThat(first.body()).isEqualTo("hello");
+    assertThat(header(first, "RateLimit-Policy")).isEqualTo("\"demo\";q=2;w=10");
+    assertThat(header(first, "RateLimit")).isEqualTo("\"demo\";r=1;t=10");
+    assertThat(http.get("/hello", "X-Client", "a").statusCode()).isEqualTo(200);
+
+    HttpResponse<String> denied = http.get("/hello", "X-Client", "a");
+    assertThat(denied.statusCode()).isEqualTo(429);
+    assertThat(header(denied, "Content-Type")).isEqualTo("application/problem+json");
+    assertThat(header(denied, "RateLimit-Policy")).isEqualTo("\"demo\";q=2;w=10");
+    assertThat(header(denied, "RateLimit")).isEqualTo("\"demo\";r=0;t=10");
+    assertThat(header(denied, "Retry-After")).isEqualTo("10");
+    assertThat(denied.body()).isEqualTo("{\"type\":\"about:blank\",\"title\":\"Too Many"
+        + " Requests\",\"status\":429,\"detail\":\"limit demo of limiter demo: 2 per 10s; retry"
+        + " after 9750 ms\",\"instance\":\"/hello\",\"limiter\":\"demo\",\"deniedBy\":{\"name\":"
+        + "\"demo\",\"permits\":2,\"windowMillis\":10000},\"retryAfterMillis\":9750,"
+        + "\"degraded\":false}");
+
+    assertThat(http.get("/hello", "X-Client", "b").statusCode()).isEqualTo(200);
+  }
+
+  @Test
+  void rateLimited_keyFromArgumentAndPrincipal_countsPerArgument() {
+    Http http = http();
+    assertThat(http.get("/users/7").statusCode()).isEqualTo(200);
+    assertThat(http.get("/users/7").statusCode()).isEqualTo(200);
+    HttpResponse<String> denied = http.get("/users/7");
+    assertThat(denied.statusCode()).isEqualTo(429);
+    assertThat(denied.body()).contains("\"instance\":\"/users/7\",\"limiter\":\"demo\"");
+    assertThat(http.get("/users/8").statusCode()).isEqualTo(200);
+  }
+
+  @Test
+  void twoAnnotations_formOneQuota_aDenialRecordsInNeither() {
+    Http http = http();
+    assertThat(http.get("/combined/x").statusCode()).isEqualTo(200);
+    assertThat(http.get("/combined/x").statusCode()).isEqualTo(200);
+    HttpResponse<String> perSecond = http.get("/combined/x");
+    assertThat(perSecond.statusCode()).isEqualTo(429);
+    assertThat(perSecond.body()).contains("\"limiter\":\"per-second:per-minute\","
+        + "\"deniedBy\":{\"name\":\"2/1s\",\"permits\":2,\"windowMillis\":1000}");
+    assertThat(header(perSecond, "RateLimit-Policy"))
+        .isEqualTo("\"2/1s\";q=2;w=1, \"3/1m\";q=3;w=60");
+
+    manual().advance(1_000);
+    // the denied call took nothing from 3/1m: one more fits there
+    assertThat(http.get("/combined/x").statusCode()).isEqualTo(200);
+    manual().advance(1_000);
+    HttpResponse<String> perMinute = http.get("/combined/x");
+    assertThat(perMinute.statusCode()).isEqualTo(429);
+    assertThat(perMinute.body()).contains("\"deniedBy\":{\"name\":\"3/1m\",\"permits\":3,"
+        + "\"windowMillis\":60000}");
+    // reset: 60 s less the 4,250 ms already spent in the current 6 s pane, rounded up
+    assertThat(header(perMinute, "RateLimit")).isEqualTo("\"3/1m\";r=0;t=56");
+  }
+
+  @Test
+  void shadowLimiter_neverDenies_butCountsWouldDeny() {
+    Http http = http();
+    assertThat(http.get("/trial/s").statusCode()).isEqualTo(200);
+    HttpResponse<String> over = http.get("/trial/s");
+    assertThat(over.statusCode()).isEqualTo(200);
+    assertThat(over.body()).isEqualTo("trial s");
+    assertThat(header(over, "Retry-After")).isNull();
+    HttpResponse<String> metric = http.get(
+        "/actuator/metrics/windowpane.decisions?tag=limiter:trial&tag=outcome:would_deny");
+    assertThat(metric.statusCode()).isEqualTo(200);
+    assertThat(metric.body()).contains("{\"statistic\":\"COUNT\",\"value\":1.0}");
+  }
+
+  @Test
+  void filterRule_keyFromHeader_deniesSecondRequestOfAKey() {
+    Http http = http();
+    HttpResponse<String> first = http.get("/filtered/1", "X-Api-Key", "k1");
+    assertThat(first.statusCode()).isEqualTo(200);
+    assertThat(first.body()).isEqualTo("filtered 1");
+    assertThat(header(first, "RateLimit")).isEqualTo("\"filtered\";r=0;t=10");
+    HttpResponse<String> denied = http.get("/filtered/2", "X-Api-Key", "k1");
+    assertThat(denied.statusCode()).isEqualTo(429);
+    assertThat(header(denied, "Content-Type")).isEqualTo("application/problem+json");
+    assertThat(header(denied, "Retry-After")).isEqualTo("10");
+    assertThat(denied.body()).isEqualTo("{\"type\":\"about:blank\",\"title\":\"Too Many"
+        + " Requests\",\"status\":429,\"detail\":\"limit filtered of limiter filtered: 1 per"
+        + " 10s; retry after 9750 ms\",\"instance\":\"/filtered/2\",\"limiter\":\"filtered\","
+        + "\"deniedBy\":{\"name\":\"filtered\",\"permits\":1,\"windowMillis\":10000},"
+        + "\"retryAfterMillis\":9750,\"degraded\":false}");
+    assertThat(http.get("/filtered/1", "X-Api-Key", "k2").statusCode()).isEqualTo(200);
+  }
+
+  @Test
+  void actuator_healthAndEndpoint() {
+    Http http = http();
+    HttpResponse<String> health = http.get("/actuator/health/windowpane");
+    assertThat(health.statusCode()).isEqualTo(200);
+    assertThat(health.body()).startsWith("{\"details\":{\"engine\":\"local\",\"latencyMillis\":")
+        .endsWith("},\"status\":\"UP\"}");
+    HttpResponse<String> all = http.get("/actuator/windowpane");
+    assertThat(all.statusCode()).isEqualTo(200);
+    assertThat(all.body()).contains("\"engine\":\"local\"")
+        .contains("{\"name\":\"trial\",\"shadow\":true,\"limits\":[{\"name\":\"trial\","
+            + "\"windowMillis\":10000,\"algorithm\":\"SLIDING_PANES\",\"permits\":1}]}")
+        .contains("\"counters\":[{\"name\":\"logins\",\"windowMillis\":60000,"
+            + "\"algorithm\":\"SLIDING_PANES\"}]");
+    HttpResponse<String> count = http.get("/actuator/windowpane/logins?key=alice");
+    assertThat(count.body())
+        .isEqualTo("{\"name\":\"logins\",\"key\":\"alice\",\"kind\":\"counter\",\"count\":0}");
+  }
+}

@@ -1,0 +1,104 @@
+package io.windowpane.spring.plain;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.windowpane.spring.WindowpaneCatalog;
+import io.windowpane.spring.internal.InvalidWindowpanePropertiesException;
+import org.junit.jupiter.api.Test;
+import org.springframework.boot.WebApplicationType;
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.core.NestedExceptionUtils;
+
+/** Bad windowpane.* properties stop the start-up, naming the property and its allowed range. */
+class BadPropertiesTest {
+
+  static String failure(WebApplicationType web, String... properties) {
+    Throwable[] thrown = new Throwable[1];
+    assertThatThrownBy(() -> start(web, properties).close())
+        .satisfies(t -> thrown[0] = t);
+    Throwable root = NestedExceptionUtils.getMostSpecificCause(thrown[0]);
+    Throwable cause = thrown[0];
+    while (cause != null && !(cause instanceof InvalidWindowpanePropertiesException)) {
+      cause = cause.getCause();
+    }
+    assertThat(cause).as("root cause %s", root).isNotNull();
+    return cause.getMessage();
+  }
+
+  static ConfigurableApplicationContext start(WebApplicationType web, String... properties) {
+    return new SpringApplicationBuilder(PlainApp.class).web(web)
+        .properties("server.port=0", "spring.main.banner-mode=off", "logging.level.root=off")
+        .properties(properties).run();
+  }
+
+  @Test
+  void permitsOutOfRange_namesPropertyAndRange() {
+    assertThat(failure(WebApplicationType.NONE, "windowpane.limiters.api[0].permits=0",
+        "windowpane.limiters.api[0].window=1s"))
+        .isEqualTo("windowpane properties: windowpane.limiters.api[0].permits must be 1 to"
+            + " 1099511627775, was 0");
+  }
+
+  @Test
+  void everyProblemListed_inTheServiceWords() {
+    assertThat(failure(WebApplicationType.NONE,
+        "windowpane.limiters.api.limits[0].permits=10",
+        "windowpane.limiters.api.limits[0].window=10",
+        "windowpane.limiters.api.shadow=maybe",
+        "windowpane.counters.logins.window=1m",
+        "windowpane.counters.logins.panes=7",
+        "windowpane.engine.type=mongo"))
+        .isEqualTo("windowpane properties: windowpane.engine.type must be one of local, redis,"
+            + " etcd; was 'mongo'\n"
+            + "windowpane properties: windowpane.limiters.api.shadow must be one of true, false;"
+            + " was 'maybe'\n"
+            + "windowpane properties: windowpane.limiters.api.limits[0].window must be a duration"
+            + " with a unit, e.g. 10s or 10ms: add a unit (ms, s, m, h or d) to 10\n"
+            + "windowpane properties: windowpane.counters.logins: panes must divide the window"
+            + " length (60000 ms) into whole milliseconds, was 7");
+  }
+
+  @Test
+  void unknownKey_namesTheAllowedOnes() {
+    assertThat(failure(WebApplicationType.NONE, "windowpane.counters.logins.window=1m",
+        "windowpane.counters.logins.pains=10"))
+        .isEqualTo("windowpane properties: windowpane.counters.logins.pains: unknown key;"
+            + " windowpane.counters.logins takes window, algorithm, panes");
+  }
+
+  @Test
+  void kebabCaseAndCamelCase_bothReadAsTheVocabulary() {
+    try (ConfigurableApplicationContext app = start(WebApplicationType.NONE,
+        "windowpane.engine.local.max-keys=10",
+        "windowpane.limiters.api.limits[0].permits=5",
+        "windowpane.limiters.api.limits[0].window=1s",
+        "windowpane.stats.latency.window=1m",
+        "windowpane.stats.latency.trackedRange=1e-3, 1e6")) {
+      WindowpaneCatalog catalog = app.getBean(WindowpaneCatalog.class);
+      assertThat(catalog.limiter("api").quota().smallestPermits()).isEqualTo(5);
+      assertThat(catalog.shadow("api")).isFalse();
+      assertThat(catalog.stats("latency").spec().window().windowMillis()).isEqualTo(60_000);
+    }
+  }
+
+  @Test
+  void filterRule_unknownLimiter_namesTheConfiguredOnes() {
+    assertThat(failure(WebApplicationType.SERVLET,
+        "windowpane.limiters.api[0].permits=2", "windowpane.limiters.api[0].window=1s",
+        "windowpane.filter.rules[0].path=/api/**", "windowpane.filter.rules[0].limiter=apy"))
+        .isEqualTo("windowpane properties: windowpane.filter.rules[0].limiter must be one of the"
+            + " configured limiters [api] (windowpane.limiters), was 'apy'");
+  }
+
+  @Test
+  void filterRule_permitsAboveTheSmallestLimit_namesTheRange() {
+    assertThat(failure(WebApplicationType.SERVLET,
+        "windowpane.limiters.api[0].permits=2", "windowpane.limiters.api[0].window=1s",
+        "windowpane.filter.rules[0].path=/api/**", "windowpane.filter.rules[0].limiter=api",
+        "windowpane.filter.rules[0].permits=3"))
+        .isEqualTo("windowpane properties: windowpane.filter.rules[0].permits must be 1 to 2"
+            + " (the smallest limit of api), was 3");
+  }
+}

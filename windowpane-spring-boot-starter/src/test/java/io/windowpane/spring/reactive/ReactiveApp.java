@@ -1,0 +1,48 @@
+package io.windowpane.spring.reactive;
+
+import io.windowpane.spring.RateLimited;
+import org.springframework.boot.autoconfigure.SpringBootApplication;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.RestController;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+
+/** A WebFlux application using the starter, for the tests. */
+@SpringBootApplication
+public class ReactiveApp {
+
+  @RestController
+  static class Api {
+    @GetMapping("/hello")
+    @RateLimited(limiter = "demo",
+        key = "'client:' + #request.headers.getFirst('X-Client')")
+    public Mono<String> hello() {
+      return Mono.just("hello");
+    }
+
+    @GetMapping("/users/{id}")
+    @RateLimited(limiter = "demo", key = "'user:' + #id + ':' + (#principal?.name ?: 'anonymous')")
+    public Flux<String> user(@PathVariable String id) {
+      return Flux.just("user ", id);
+    }
+
+    @GetMapping("/combined/{id}")
+    @RateLimited(limiter = "per-second", key = "#id")
+    @RateLimited(limiter = "per-minute", key = "#id")
+    public Mono<String> combined(@PathVariable String id) {
+      return Mono.just("combined " + id);
+    }
+
+    @GetMapping("/trial/{id}")
+    @RateLimited(limiter = "trial", key = "#id")
+    public Mono<String> trial(@PathVariable String id) {
+      return Mono.just("trial " + id);
+    }
+
+    @GetMapping("/filtered/{id}")
+    public Mono<String> filtered(@PathVariable String id) {
+      return Mono.just("filtered " + id);
+    }
+  }
+}

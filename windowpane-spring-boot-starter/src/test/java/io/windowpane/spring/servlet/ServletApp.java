@@ -1,0 +1,65 @@
+package io.windowpane.spring.servlet;
+
+import io.windowpane.spring.RateLimited;
+import org.springframework.boot.autoconfigure.SpringBootApplication;
+import org.springframework.stereotype.Service;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.RestController;
+
+/** A servlet application using the starter, for the tests. */
+@SpringBootApplication
+public class ServletApp {
+
+  @RestController
+  static class Api {
+    private final Work work;
+
+    Api(Work work) {
+      this.work = work;
+    }
+
+    @GetMapping("/hello")
+    @RateLimited(limiter = "demo", key = "'client:' + #request.getHeader('X-Client')")
+    public String hello() {
+      return "hello";
+    }
+
+    @GetMapping("/users/{id}")
+    @RateLimited(limiter = "demo", key = "'user:' + #id + ':' + (#principal?.name ?: 'anonymous')")
+    public String user(@PathVariable String id) {
+      return "user " + id;
+    }
+
+    @GetMapping("/combined/{id}")
+    @RateLimited(limiter = "per-second", key = "#id")
+    @RateLimited(limiter = "per-minute", key = "#id")
+    public String combined(@PathVariable String id) {
+      return "combined " + id;
+    }
+
+    @GetMapping("/trial/{id}")
+    @RateLimited(limiter = "trial", key = "#id")
+    public String trial(@PathVariable String id) {
+      return "trial " + id;
+    }
+
+    @GetMapping("/filtered/{id}")
+    public String filtered(@PathVariable String id) {
+      return "filtered " + id;
+    }
+
+    @GetMapping("/work/{id}")
+    public String work(@PathVariable String id) {
+      return work.run(id);
+    }
+  }
+
+  @Service
+  public static class Work {
+    @RateLimited(limiter = "demo", key = "'work:' + #id", permits = 2)
+    public String run(String id) {
+      return "worked " + id;
+    }
+  }
+}
