@@ -535,6 +535,41 @@ final class PaneWindow extends Window {
     }
   }
 
+  /**
+   * The room left at {@code now}, for a {@code Decision}. On a hot pane it reads the pane word
+   * and then the stripes once, with no snapshot: the room at some instant during the read, up to
+   * what other threads took meanwhile. A snapshot ({@link #count}) fails while other threads
+   * spend, and after 4 tries would make the pane exact, ending the stripes for the rest of the
+   * pane: every allowed tryAcquire on a hot key would do that.
+   */
+  @Override
+  long remaining(long now, long limit) {
+    long p = Math.floorDiv(now, paneMillis);
+    for (;;) {
+      long pe = advance(p);
+      long older = olderSum(pe);
+      if (older == RESTART) {
+        continue;
+      }
+      long v = slotAcquire(index(pe));
+      long current;
+      if (slotLag(v, pe) == 0 && !isClosed(v) && isHot(v)) {
+        PaneStripes s = stripesAcquire();
+        long spent = s.spent(pe);
+        if (spent == PaneStripes.RESTART) {
+          continue;
+        }
+        current = Math.min(COUNT_MASK, Math.max(0, countOf(v) - s.allotment() + spent));
+      } else {
+        current = currentOf(v, pe);
+        if (current == RESTART) {
+          continue;
+        }
+      }
+      return Math.max(0, limit - windowCount(older, current, now, pe));
+    }
+  }
+
   @Override
   long reserve(long now, long permits, long limit) {
     long p = Math.floorDiv(now, paneMillis);
@@ -695,6 +730,13 @@ final class PaneWindow extends Window {
     PaneStripes s = stripesAcquire();
     long spent = s == null ? 0 : s.spent(Math.floorDiv(now, paneMillis));
     return Math.max(0, spent);
+  }
+
+  /** For tests: whether the pane of {@code now} is hot (its permits go through the stripes). */
+  boolean hotAt(long now) {
+    long pe = Math.floorDiv(now, paneMillis);
+    long v = slotAcquire(index(pe));
+    return slotLag(v, pe) == 0 && isHot(v);
   }
 
   /** For tests: whether this window has stripes (it met contention, or was built striped). */

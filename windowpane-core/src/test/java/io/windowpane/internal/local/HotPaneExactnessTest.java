@@ -113,6 +113,49 @@ class HotPaneExactnessTest {
     }
   }
 
+  @ParameterizedTest(name = "{0} threads")
+  @ValueSource(ints = {2, 4})
+  void remaining_whileStripesSpend_staysWithinTheCountsAndKeepsThePaneHot(int threads)
+      throws Exception {
+    pool = Executors.newFixedThreadPool(threads);
+    long limit = 1_000_000;
+    long now = 5_000;
+    PaneWindow w = PaneWindow.striped(100, 10, false, 8, limit / 32, now);
+    assertThat(w.reserve(now, 1, limit)).isNotEqualTo(Window.DENIED);
+    assertThat(w.hotAt(now)).as("the first request opens the pane hot").isTrue();
+    assertThat(w.remaining(now, limit)).isEqualTo(limit - 1);
+    CyclicBarrier start = new CyclicBarrier(threads);
+    List<Future<long[]>> done = new ArrayList<>();
+    for (int t = 0; t < threads; t++) {
+      boolean reader = t == 0;
+      done.add(pool.submit(() -> {
+        start.await(10, TimeUnit.SECONDS);
+        long lowest = Long.MAX_VALUE;
+        long highest = Long.MIN_VALUE;
+        for (int k = 0; k < 20_000; k++) {
+          if (reader) { // an allowed tryAcquire's Decision reads this after every decision
+            long r = w.remaining(now, limit);
+            lowest = Math.min(lowest, r);
+            highest = Math.max(highest, r);
+          } else {
+            assertThat(w.reserve(now, 1, limit)).isNotEqualTo(Window.DENIED);
+          }
+        }
+        return new long[] {lowest, highest};
+      }));
+    }
+    long[] seen = done.get(0).get(60, TimeUnit.SECONDS);
+    for (Future<long[]> f : done) {
+      f.get(60, TimeUnit.SECONDS);
+    }
+    long after = 1 + 20_000L * (threads - 1);
+    assertThat(w.count(now)).isEqualTo(after);
+    assertThat(seen[0]).as("lowest remaining seen").isGreaterThanOrEqualTo(limit - after);
+    assertThat(seen[1]).as("highest remaining seen").isLessThanOrEqualTo(limit - 1);
+    assertThat(w.hotAt(now)).as("remaining never made the pane exact").isTrue();
+    assertThat(w.stripeSpent(now)).as("permits through stripes").isPositive();
+  }
+
   private void windowAtTheLimit(int threads, boolean weighted, boolean mixed) throws Exception {
     pool = Executors.newFixedThreadPool(threads);
     long limit = 1_000;
