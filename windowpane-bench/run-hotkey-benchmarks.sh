@@ -10,7 +10,7 @@
 # script waits (60 s at a time, at most 20 minutes in all) while the 1-minute load average is
 # above 1.5, and logs the load average it started at in OUT/load.log. With BASELINE_JAR it also
 # runs windowpane panes from that jar (the code before the change) in the same session.
-# WAIT_BUDGET (seconds, default 1200) bounds the waiting for quiet. Set PARTS to run fewer: any of allowed denied atlimit counters stats baseline (default all).
+# WAIT_BUDGET (seconds, default 1200) bounds the waiting for quiet. Set PARTS to run fewer: any of allowed denied atlimit counters acquire stats baseline (default all).
 set -u
 JAR=${JAR:?jar}
 OUT=${OUT:?output directory}
@@ -42,6 +42,12 @@ counters() { # name threads: WindowCounter.add and .record beside Sentinel, Atom
       -rf json -rff "$OUT/$1.json" > "$OUT/$1.txt" 2>&1
 }
 
+acquire() { # name threads: tryAcquire (a Decision) beside tryConsume, allowed, one hot key
+  gate "$1"
+  java -jar "$JAR" 'LocalAcquireBenchmark' -p scenario=ALLOWED -t "$2" "${OPTS[@]}" \
+      -rf json -rff "$OUT/$1.json" > "$OUT/$1.txt" 2>&1
+}
+
 stats() { # name threads: one hot statistics window, record only, held at 10,000 values
   gate "$1"
   java -jar "$JAR" 'StatsBenchmark.record$' -p impl=WINDOWPANE_HISTOGRAM,RAW_ARRAY \
@@ -50,7 +56,7 @@ stats() { # name threads: one hot statistics window, record only, held at 10,000
 }
 
 PEERS=WINDOWPANE_PANES,WINDOWPANE_WEIGHTED,RESILIENCE4J,BUCKET4J,GUAVA,SENTINEL,LONG_ADDER
-want() { [[ " ${PARTS:-allowed denied atlimit counters stats baseline} " == *" $1 "* ]]; }
+want() { [[ " ${PARTS:-allowed denied atlimit counters acquire stats baseline} " == *" $1 "* ]]; }
 
 want allowed && for t in 1 2 4 8; do
   run "allowed-t$t" "$JAR" "$PEERS" ALLOWED "$t"
@@ -63,6 +69,9 @@ want atlimit && for t in 1 2 4; do
 done
 want counters && for t in 1 2; do
   counters "counters-t$t" "$t"
+done
+want acquire && for t in 1 2; do
+  acquire "acquire-t$t" "$t"
 done
 want stats && for t in 1 2; do
   stats "stats-t$t" "$t"
