@@ -53,10 +53,10 @@ public class HotCounterLincheckTest {
   @Test
   void modelChecking() {
     new LinChecker(HotCounterLincheckTest.class, new ModelCheckingOptions()
-        .iterations(12)
-        .invocationsPerIteration(300)
+        .iterations(5)
+        .invocationsPerIteration(200)
         .threads(3)
-        .actorsPerThread(3)
+        .actorsPerThread(2)
         .actorsBefore(2)
         .actorsAfter(2)).check();
   }
