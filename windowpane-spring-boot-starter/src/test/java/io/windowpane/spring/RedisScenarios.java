@@ -68,14 +68,23 @@ public abstract class RedisScenarios {
   }
 
   @Test
-  void twoAnnotations_onRedis_deniedByTheFirstLimitFull() {
+  void twoAnnotations_onRedis_oneQuotaOfBothLimiters() {
+    // Redis' clock runs on: on a slow machine 2/1s may have room again, 3/1m cannot (4 calls)
     Http http = new Http(port);
-    assertThat(http.get("/combined/r").statusCode()).isEqualTo(200);
-    assertThat(http.get("/combined/r").statusCode()).isEqualTo(200);
-    HttpResponse<String> denied = http.get("/combined/r");
-    assertThat(denied.statusCode()).isEqualTo(429);
-    assertThat(denied.body()).contains("\"limiter\":\"per-second:per-minute\","
-        + "\"deniedBy\":{\"name\":\"2/1s\",\"permits\":2,\"windowMillis\":1000}");
+    int allowed = 0;
+    HttpResponse<String> reply = http.get("/combined/r");
+    while (reply.statusCode() == 200 && allowed < 4) {
+      allowed++;
+      reply = http.get("/combined/r");
+    }
+    assertThat(allowed).isBetween(2, 3);
+    assertThat(reply.statusCode()).isEqualTo(429);
+    assertThat(reply.body()).containsAnyOf(
+        "\"limiter\":\"per-second:per-minute\",\"deniedBy\":{\"name\":\"2/1s\",\"permits\":2,"
+            + "\"windowMillis\":1000}",
+        "\"limiter\":\"per-second:per-minute\",\"deniedBy\":{\"name\":\"3/1m\",\"permits\":3,"
+            + "\"windowMillis\":60000}");
+    assertThat(header(reply, "RateLimit-Policy")).isEqualTo("\"2/1s\";q=2;w=1, \"3/1m\";q=3;w=60");
   }
 
   @Test

@@ -15,6 +15,7 @@ import java.util.function.Supplier;
 import org.aopalliance.intercept.MethodInterceptor;
 import org.aopalliance.intercept.MethodInvocation;
 import org.springframework.aop.ProxyMethodInvocation;
+import org.springframework.aop.support.AopUtils;
 import org.springframework.context.expression.MethodBasedEvaluationContext;
 import org.springframework.core.DefaultParameterNameDiscoverer;
 import org.springframework.core.ParameterNameDiscoverer;
@@ -76,7 +77,9 @@ public final class RateLimitedInterceptor implements MethodInterceptor {
 
   @Override
   public Object invoke(MethodInvocation invocation) throws Throwable {
-    Method method = invocation.getMethod();
+    Object target = invocation.getThis();
+    Method method = target == null ? invocation.getMethod()
+        : AopUtils.getMostSpecificMethod(invocation.getMethod(), AopUtils.getTargetClass(target));
     Plan plan = plan(method);
     if (plan == null) {
       return invocation.proceed();
