@@ -138,6 +138,8 @@ public final class RateLimitGuard {
       SHADOW_LOG.info("shadow limiter {} would deny: {}", target.name(),
           decision.deniedBy().map(l -> l.name()).orElse("(degraded)"));
     }
-    return new Outcome(target, decision, serviceDegraded, now);
+    // a chain's last resort (engine "none") knows no state either, as in the service
+    boolean stateless = serviceDegraded || decision.engine().filter("none"::equals).isPresent();
+    return new Outcome(target, decision, stateless, now);
   }
 }

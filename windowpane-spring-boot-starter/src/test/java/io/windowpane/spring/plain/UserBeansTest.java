@@ -26,6 +26,21 @@ class UserBeansTest {
   }
 
   @Test
+  void engineChain_fromProperties_buildsTheFailoverChain() {
+    try (ConfigurableApplicationContext app = new SpringApplicationBuilder(PlainApp.class)
+        .web(WebApplicationType.NONE)
+        .properties("spring.main.banner-mode=off", "logging.level.root=off",
+            "windowpane.engine.chain=local", "windowpane.engine.failover.call-timeout=50ms",
+            "windowpane.limiters.api[0].permits=1", "windowpane.limiters.api[0].window=1h")
+        .run()) {
+      WindowpaneCatalog catalog = app.getBean(WindowpaneCatalog.class);
+      assertThat(catalog.windowpane().engineName()).isEqualTo("failover");
+      assertThat(catalog.limiter("api").tryAcquire("k").engine()).hasValue("local");
+      assertThat(catalog.limiter("api").tryAcquire("k").allowed()).isFalse();
+    }
+  }
+
+  @Test
   void ownWindowpaneBean_isUsed_andTheConfiguredLimitersAreBuiltOnIt() {
     try (ConfigurableApplicationContext app = new SpringApplicationBuilder(PlainApp.class,
         OwnWindowpane.class).web(WebApplicationType.NONE)
