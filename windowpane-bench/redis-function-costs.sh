@@ -6,15 +6,19 @@
 # redis-benchmark (Debian: redis-server, redis-tools).
 #
 #     windowpane-bench/redis-function-costs.sh [calls per case, default 100000]
+#
+# LIB=<file> runs it against another library text (an older version, for a before/after); the
+# wp_take cases run only where the library has that function (version 6 and later).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 CALLS="${1:-100000}"
-LIB=windowpane-redis/src/main/resources/io/windowpane/redis/windowpane.lua
+LIB="${LIB:-windowpane-redis/src/main/resources/io/windowpane/redis/windowpane.lua}"
 . windowpane-bench/lib/own-redis.sh
 cli FUNCTION LOAD REPLACE "$(cat "$LIB")" >/dev/null
 echo "redis $(cli INFO server | grep -o 'redis_version:[^[:space:]]*' | cut -d: -f2), $(nproc) cores," \
-  "$CALLS calls per case, 16 connections, library $(git rev-parse --short HEAD 2>/dev/null || echo '?')"
+  "$CALLS calls per case, 16 connections, library version $(cli FCALL wp_version 0)" \
+  "($LIB, $(sha256sum "$LIB" | cut -c1-12)), commit $(git rev-parse --short HEAD 2>/dev/null || echo '?')"
 printf '%-44s %10s %8s  %s\n' case "calls/s" "us/FCALL" "commands inside (calls per FCALL x us)"
 
 run() { # name, then the FCALL arguments
@@ -43,6 +47,13 @@ run "wp_acquire weighted 1s, allowed" wp_acquire 1 'wp1:r:{f:b}:0:w1000' '' 1 1 
 run "wp_acquire log 1s, allowed" wp_acquire 2 'wp1:r:{f:c}:0:l1000' 'wp1:r:{f:c}:0:l1000:m' '' 1 1 l 1000 1 1000000
 run "wp_acquire panes 1s/10, denied (limit 10)" wp_acquire 1 'wp1:r:{f:d}:0:p1000/10' '' 1 1 p 1000 10 10
 run "wp_acquire panes 1s/10 + 1h/60, allowed" wp_acquire 2 'wp1:r:{f:e}:0:p1000/10' 'wp1:r:{f:e}:1:p3600000/60' '' 1 2 p 1000 10 "$BIG" p 3600000 60 "$BIG"
+if grep -q "'wp_take'" "$LIB"; then
+  run "wp_take panes 1s/10, allowed" wp_take 1 'wp1:r:{t:a}:0:p1000/10' '' 1 1 p 1000 10 "$BIG"
+  run "wp_take weighted 1s, allowed" wp_take 1 'wp1:r:{t:b}:0:w1000' '' 1 1 w 1000 1 "$BIG"
+  run "wp_take log 1s, allowed" wp_take 2 'wp1:r:{t:c}:0:l1000' 'wp1:r:{t:c}:0:l1000:m' '' 1 1 l 1000 1 1000000
+  run "wp_take panes 1s/10, denied (limit 10)" wp_take 1 'wp1:r:{t:d}:0:p1000/10' '' 1 1 p 1000 10 10
+  run "wp_take panes 1s/10 + 1h/60, allowed" wp_take 2 'wp1:r:{t:e}:0:p1000/10' 'wp1:r:{t:e}:1:p3600000/60' '' 1 2 p 1000 10 "$BIG" p 3600000 60 "$BIG"
+fi
 run "wp_add panes 1s/10" wp_add 1 'wp1:c:{f:f}:p1000/10' '' 1 p 1000 10
 run "wp_add weighted 1s" wp_add 1 'wp1:c:{f:g}:w1000' '' 1 w 1000 1
 run "wp_add log 1s" wp_add 2 'wp1:c:{f:h}:l1000' 'wp1:c:{f:h}:l1000:m' '' 1 l 1000 1

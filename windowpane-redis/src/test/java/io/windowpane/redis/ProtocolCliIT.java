@@ -81,6 +81,36 @@ class ProtocolCliIT {
   }
 
   @Test
+  void take_fromRedisCli_answersAnIntegerWhenAllowed_andTheArrayWhenDenied() throws Exception {
+    ManualClock clock = ManualClock.at(T);
+    Limit perSecond = Limit.of(10, WindowSpec.panes(Duration.ofSeconds(1), 10));
+    Limit perHour = Limit.of(1000, WindowSpec.panes(Duration.ofHours(1), 60));
+    try (Windowpane wp = TestEngines.standalone(redis, clock, ScriptMode.AUTO)) {
+      RateLimiter api = wp.limiter("api", Quota.of(perSecond, perHour));
+      assertThat(api.tryAcquire("user:9", 2)).isEqualTo(Decision.allowed(8));
+
+      String[] take = {"FCALL", "wp_take", "2", "wp1:r:{api:user:9}:0:p1000/10",
+          "wp1:r:{api:user:9}:1:p3600000/60", Long.toString(T), "6", "2",
+          "p", "1000", "10", "10", "p", "3600000", "60", "1000"};
+      assertThat(cli(take)).as("allowed: the remaining room alone").containsExactly("2");
+      assertThat(api.tryAcquire("user:9", 2)).isEqualTo(Decision.allowed(0));
+      assertThat(cli(take)).as("denied: as wp_acquire").containsExactly("0", "0", "1", "1000");
+      assertThat(api.tryAcquire("user:9", 1)).isEqualTo(Decision.denied(0, perSecond, 1000));
+
+      // a weighted window and a log window answer the same way
+      String[] weighted = {"FCALL", "wp_take", "1", "wp1:r:{w:k}:0:w1000", Long.toString(T), "3",
+          "1", "w", "1000", "1", "4"};
+      assertThat(cli(weighted)).containsExactly("1");
+      // the next fixed window weighs this one's 3 by (1 - e / 1000): 1 fits from e = 667
+      assertThat(cli(weighted)).containsExactly("0", "1", "1", "1667");
+      String[] log = {"FCALL", "wp_take", "2", "wp1:r:{l:k}:0:l1000", "wp1:r:{l:k}:0:l1000:m",
+          Long.toString(T), "3", "1", "l", "1000", "1", "4"};
+      assertThat(cli(log)).containsExactly("1");
+      assertThat(cli(log)).containsExactly("0", "1", "1", "1000");
+    }
+  }
+
+  @Test
   void counters_fromRedisCli_andFromJava_agree() throws Exception {
     ManualClock clock = ManualClock.at(T);
     try (Windowpane wp = TestEngines.standalone(redis, clock, ScriptMode.AUTO)) {
@@ -94,7 +124,7 @@ class ProtocolCliIT {
           "wp1:c:{logins:alice}:l60000:m", Long.toString(T + 59_999), "l", "60000", "1"))
           .containsExactly("7");
       assertThat(logins.count("alice")).as("the events at T have left").isZero();
-      assertThat(cli("FCALL", "wp_version", "0")).containsExactly("5");
+      assertThat(cli("FCALL", "wp_version", "0")).containsExactly("6");
     }
   }
 

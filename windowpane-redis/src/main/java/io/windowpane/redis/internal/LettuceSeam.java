@@ -218,6 +218,12 @@ public final class LettuceSeam implements RedisSeam {
   }
 
   @Override
+  public CompletableFuture<Object> callIntegerOrIntegers(String function, String[] keys,
+      String[] args) {
+    return call(function, ScriptOutputType.OBJECT, keys, args);
+  }
+
+  @Override
   public CompletableFuture<List<Long>> callIntegers(String function, String[] keys,
       String[] args) {
     return call(function, ScriptOutputType.MULTI, keys, args);

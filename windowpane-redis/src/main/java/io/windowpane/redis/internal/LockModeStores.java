@@ -124,8 +124,10 @@ final class LockModeStores {
     @Override
     public CompletionStage<Long> addAsync(String key, long n) {
       String lock = prefix + key;
+      // qualified: CounterStore has a record(key, n) of its own, which would shadow this one
       return guard.run(lock, now -> read(lock, now, horizon).thenCompose(window ->
-          record(lock, now, n, horizon).thenApply(v -> window.count(spec, now) + n)));
+          LockModeStores.this.record(lock, now, n, horizon)
+              .thenApply(v -> window.count(spec, now) + n)));
     }
 
     @Override

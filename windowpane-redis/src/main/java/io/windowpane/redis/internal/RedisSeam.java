@@ -14,6 +14,12 @@ public interface RedisSeam extends AutoCloseable {
   /** Calls {@code function} with an integer reply. */
   CompletableFuture<Long> callInteger(String function, String[] keys, String[] args);
 
+  /**
+   * Calls {@code function} with a reply that is an integer ({@link Long}) or an array of
+   * integers ({@code List<Long>}), as {@code wp_take}'s.
+   */
+  CompletableFuture<Object> callIntegerOrIntegers(String function, String[] keys, String[] args);
+
   /** Calls {@code function} with an array-of-integers reply. */
   CompletableFuture<java.util.List<Long>> callIntegers(String function, String[] keys,
       String[] args);
