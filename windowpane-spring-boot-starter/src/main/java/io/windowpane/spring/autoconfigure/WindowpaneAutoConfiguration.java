@@ -65,7 +65,11 @@ public class WindowpaneAutoConfiguration {
       return WindowpaneConfig.read(WindowpaneConfig.tree(tree), SOURCE, "windowpane",
           List.of(), System::getenv);
     } catch (ConfigException e) {
-      throw new InvalidWindowpanePropertiesException(e.getMessage(), e);
+      // one problem a line, without the source prefix: each already names its property
+      StringBuilder problems = new StringBuilder();
+      e.problems().forEach(p -> problems.append(problems.length() == 0 ? "" : "\n")
+          .append(p.text()));
+      throw new InvalidWindowpanePropertiesException(problems.toString(), e);
     }
   }
 

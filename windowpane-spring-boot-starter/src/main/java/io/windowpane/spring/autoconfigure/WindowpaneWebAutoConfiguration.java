@@ -31,8 +31,7 @@ public class WindowpaneWebAutoConfiguration {
     try {
       return new PathRules(properties.getFilter().getRules(), catalog);
     } catch (IllegalArgumentException e) {
-      throw new InvalidWindowpanePropertiesException(
-          WindowpaneAutoConfiguration.SOURCE + ": " + e.getMessage(), e);
+      throw new InvalidWindowpanePropertiesException(e.getMessage(), e);
     }
   }
 

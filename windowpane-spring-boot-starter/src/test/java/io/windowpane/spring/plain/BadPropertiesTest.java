@@ -37,7 +37,7 @@ class BadPropertiesTest {
   void permitsOutOfRange_namesPropertyAndRange() {
     assertThat(failure(WebApplicationType.NONE, "windowpane.limiters.api[0].permits=0",
         "windowpane.limiters.api[0].window=1s"))
-        .isEqualTo("windowpane properties: windowpane.limiters.api[0].permits must be 1 to"
+        .isEqualTo("windowpane.limiters.api[0].permits must be 1 to"
             + " 1099511627775, was 0");
   }
 
@@ -50,13 +50,13 @@ class BadPropertiesTest {
         "windowpane.counters.logins.window=1m",
         "windowpane.counters.logins.panes=7",
         "windowpane.engine.type=mongo"))
-        .isEqualTo("windowpane properties: windowpane.engine.type must be one of local, redis,"
+        .isEqualTo("windowpane.engine.type must be one of local, redis,"
             + " etcd; was 'mongo'\n"
-            + "windowpane properties: windowpane.limiters.api.shadow must be one of true, false;"
+            + "windowpane.limiters.api.shadow must be one of true, false;"
             + " was 'maybe'\n"
-            + "windowpane properties: windowpane.limiters.api.limits[0].window must be a duration"
+            + "windowpane.limiters.api.limits[0].window must be a duration"
             + " with a unit, e.g. 10s or 10ms: add a unit (ms, s, m, h or d) to 10\n"
-            + "windowpane properties: windowpane.counters.logins: panes must divide the window"
+            + "windowpane.counters.logins: panes must divide the window"
             + " length (60000 ms) into whole milliseconds, was 7");
   }
 
@@ -64,7 +64,7 @@ class BadPropertiesTest {
   void unknownKey_namesTheAllowedOnes() {
     assertThat(failure(WebApplicationType.NONE, "windowpane.counters.logins.window=1m",
         "windowpane.counters.logins.pains=10"))
-        .isEqualTo("windowpane properties: windowpane.counters.logins.pains: unknown key;"
+        .isEqualTo("windowpane.counters.logins.pains: unknown key;"
             + " windowpane.counters.logins takes window, algorithm, panes");
   }
 
@@ -88,7 +88,7 @@ class BadPropertiesTest {
     assertThat(failure(WebApplicationType.SERVLET,
         "windowpane.limiters.api[0].permits=2", "windowpane.limiters.api[0].window=1s",
         "windowpane.filter.rules[0].path=/api/**", "windowpane.filter.rules[0].limiter=apy"))
-        .isEqualTo("windowpane properties: windowpane.filter.rules[0].limiter must be one of the"
+        .isEqualTo("windowpane.filter.rules[0].limiter must be one of the"
             + " configured limiters [api] (windowpane.limiters), was 'apy'");
   }
 
@@ -98,7 +98,7 @@ class BadPropertiesTest {
         "windowpane.limiters.api[0].permits=2", "windowpane.limiters.api[0].window=1s",
         "windowpane.filter.rules[0].path=/api/**", "windowpane.filter.rules[0].limiter=api",
         "windowpane.filter.rules[0].permits=3"))
-        .isEqualTo("windowpane properties: windowpane.filter.rules[0].permits must be 1 to 2"
+        .isEqualTo("windowpane.filter.rules[0].permits must be 1 to 2"
             + " (the smallest limit of api), was 3");
   }
 }
