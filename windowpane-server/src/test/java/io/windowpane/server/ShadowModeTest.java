@@ -86,6 +86,13 @@ class ShadowModeTest {
   }
 
   @Test
+  void describe_namesTheShadowLimiters() {
+    assertThat(http.get("/v1/limiters/trial").json().path("shadow").asBoolean()).isTrue();
+    assertThat(http.get("/v1/limiters").json().path("limiters").get(1).path("shadow").asBoolean())
+        .isFalse();
+  }
+
+  @Test
   void acquireBatch_shadowLimiter_everyKeyAllowed() {
     Reply batch = http.post("/v1/limiters/trial/acquire-batch", "{\"keys\":[\"a\",\"a\"]}");
     assertThat(batch.status()).isEqualTo(200);

@@ -15,7 +15,8 @@ final class Describe {
 
   private Describe() {}
 
-  static ObjectNode limiter(String name, Quota quota) {
+  /** A limiter: its limits, and whether it is in shadow mode (decides, never denies). */
+  static ObjectNode limiter(String name, Quota quota, boolean shadow) {
     ObjectNode node = Json.object();
     node.put("name", name);
     ArrayNode limits = node.putArray("limits");
@@ -25,6 +26,7 @@ final class Describe {
       l.put("permits", limit.permits());
       window(l, limit.window());
     }
+    node.put("shadow", shadow);
     return node;
   }
 

@@ -53,14 +53,14 @@ final class LimiterApi {
     ObjectNode body = Json.object();
     ArrayNode all = body.putArray("limiters");
     service.catalog().limiters().values()
-        .forEach(e -> all.add(Describe.limiter(e.name(), e.quota())));
+        .forEach(e -> all.add(Describe.limiter(e.name(), e.quota(), e.shadow())));
     Replies.json(ctx, 200, body);
   }
 
   private void describe(Context ctx) {
     service.onlyQuery(ctx, Set.of());
     LimiterEntry entry = service.catalog().limiter(ctx.pathParam("limiter"));
-    Replies.json(ctx, 200, Describe.limiter(entry.name(), entry.quota()));
+    Replies.json(ctx, 200, Describe.limiter(entry.name(), entry.quota(), entry.shadow()));
   }
 
   private void acquire(Context ctx) {
