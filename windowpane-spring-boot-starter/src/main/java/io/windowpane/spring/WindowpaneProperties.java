@@ -33,8 +33,11 @@ public class WindowpaneProperties {
   /** Rate limits by request path, without code: a servlet Filter or a WebFlux WebFilter. */
   public static class Filter {
 
-    /** Order of the filter among the application's filters. */
-    private int order = -100;
+    /**
+     * Order of the filter among the application's filters; the default runs after Spring
+     * Security's (-100), so that rules can key on the principal.
+     */
+    private int order = 0;
 
     /**
      * Rules, each applied to every request it matches, in order; the first that denies answers

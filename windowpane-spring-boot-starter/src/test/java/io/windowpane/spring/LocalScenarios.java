@@ -81,6 +81,16 @@ public abstract class LocalScenarios {
   }
 
   @Test
+  void rateLimited_keyFromPrincipal_eachUserHasItsOwnCount() {
+    Http http = http();
+    assertThat(http.get("/users/9", "X-User", "ann").statusCode()).isEqualTo(200);
+    assertThat(http.get("/users/9", "X-User", "ann").statusCode()).isEqualTo(200);
+    assertThat(http.get("/users/9", "X-User", "ann").statusCode()).isEqualTo(429);
+    assertThat(http.get("/users/9", "X-User", "bob").statusCode()).isEqualTo(200);
+    assertThat(http.get("/users/9").statusCode()).isEqualTo(200); // anonymous: its own key
+  }
+
+  @Test
   void twoAnnotations_formOneQuota_aDenialRecordsInNeither() {
     Http http = http();
     assertThat(http.get("/combined/x").statusCode()).isEqualTo(200);

@@ -8,7 +8,9 @@ import reactor.core.publisher.Mono;
 
 /**
  * Puts the exchange in the Reactor context, so that {@code @RateLimited} on a reactive method
- * can evaluate {@code #request} and {@code #principal}.
+ * can evaluate {@code #request} and {@code #principal}. Ordered last, so that it sees the
+ * exchange as the filters before it left it (an authentication filter sets the principal by
+ * mutating the exchange).
  */
 public final class ExchangeContextFilter implements WebFilter, Ordered {
 
@@ -19,6 +21,6 @@ public final class ExchangeContextFilter implements WebFilter, Ordered {
 
   @Override
   public int getOrder() {
-    return Ordered.HIGHEST_PRECEDENCE;
+    return Ordered.LOWEST_PRECEDENCE;
   }
 }

@@ -1,16 +1,32 @@
 package io.windowpane.spring.reactive;
 
 import io.windowpane.spring.RateLimited;
+import java.security.Principal;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
+import org.springframework.context.annotation.Bean;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.RestController;
+import org.springframework.web.server.WebFilter;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
 /** A WebFlux application using the starter, for the tests. */
 @SpringBootApplication
 public class ReactiveApp {
+
+  /** Stands in for an authentication filter: header X-User becomes the exchange's principal. */
+  @Bean
+  WebFilter testPrincipal() {
+    return (exchange, chain) -> {
+      String user = exchange.getRequest().getHeaders().getFirst("X-User");
+      if (user == null) {
+        return chain.filter(exchange);
+      }
+      Principal principal = () -> user;
+      return chain.filter(exchange.mutate().principal(Mono.just(principal)).build());
+    };
+  }
 
   @RestController
   static class Api {

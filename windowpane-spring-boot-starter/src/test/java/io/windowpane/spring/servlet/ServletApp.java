@@ -1,7 +1,12 @@
 package io.windowpane.spring.servlet;
 
 import io.windowpane.spring.RateLimited;
+import jakarta.servlet.Filter;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletRequestWrapper;
+import java.security.Principal;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
+import org.springframework.context.annotation.Bean;
 import org.springframework.stereotype.Service;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
@@ -10,6 +15,24 @@ import org.springframework.web.bind.annotation.RestController;
 /** A servlet application using the starter, for the tests. */
 @SpringBootApplication
 public class ServletApp {
+
+  /** Stands in for an authentication filter: header X-User becomes the request's principal. */
+  @Bean
+  Filter testPrincipal() {
+    return (request, response, chain) -> {
+      String user = ((HttpServletRequest) request).getHeader("X-User");
+      if (user == null) {
+        chain.doFilter(request, response);
+        return;
+      }
+      chain.doFilter(new HttpServletRequestWrapper((HttpServletRequest) request) {
+        @Override
+        public Principal getUserPrincipal() {
+          return () -> user;
+        }
+      }, response);
+    };
+  }
 
   @RestController
   static class Api {
