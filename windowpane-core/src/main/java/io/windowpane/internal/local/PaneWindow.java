@@ -126,8 +126,6 @@ final class PaneWindow extends Window {
   private final long[] slots;
   /** Permits per stripe once this window is hot; 0 for a window that never stripes. */
   private final long chunk;
-  /** What a hot slot counts up front for its stripes: S x chunk for a limit, 0 for a counter. */
-  private final long allotment;
   /** A counter's window: only {@link #record} stripes it, with no allotment and no limit. */
   private final boolean counter;
   private final int stripeCount;
@@ -155,7 +153,6 @@ final class PaneWindow extends Window {
     this.stripeCount = stripeCount;
     this.chunk = chunk;
     this.counter = counter;
-    this.allotment = counter ? 0 : stripeCount * chunk;
     int n = Integer.highestOneBit(Math.max(1, panes - 1)) << 1; // nextPow2(panes), at least 2
     this.mask = n - 1;
     this.slots = new long[n];
@@ -166,7 +163,7 @@ final class PaneWindow extends Window {
     }
     this.head = p0;
     if (stripedAtOnce) {
-      this.stripes = new PaneStripes(stripeCount, chunk, allotment, p0 - 1);
+      this.stripes = newStripes(p0 - 1);
     }
   }
 
@@ -408,8 +405,16 @@ final class PaneWindow extends Window {
   private void contended() {
     if (chunk > 0 && stripesAcquire() == null && ++collisions >= COLLISIONS_BEFORE_STRIPES) {
       long before = (long) HEAD.getAcquire(this) - 1;
-      STRIPES_REF.compareAndSet(this, null, new PaneStripes(stripeCount, chunk, allotment, before));
+      STRIPES_REF.compareAndSet(this, null, newStripes(before));
     }
+  }
+
+  /**
+   * Stripes starting sealed at pane {@code before}; a hot slot counts their whole allotment up
+   * front (S x chunk) for a limit, nothing for a counter.
+   */
+  private PaneStripes newStripes(long before) {
+    return new PaneStripes(stripeCount, chunk, counter ? 0 : stripeCount * chunk, before);
   }
 
   /**
