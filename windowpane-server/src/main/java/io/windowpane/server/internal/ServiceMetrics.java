@@ -36,7 +36,9 @@ import java.util.function.ToDoubleFunction;
  * </ul>
  *
  * Meters are looked up once and cached, so the request path does a map read, not a registry
- * lookup.
+ * lookup. The dashboard's feed reads the same meters' totals ({@link #decisionTotals},
+ * {@link #backendTotals}, {@link #errorTotals}) only when it is asked, so nothing is sampled
+ * while nobody watches.
  */
 public final class ServiceMetrics implements AutoCloseable {
 
@@ -173,6 +175,49 @@ public final class ServiceMetrics implements AutoCloseable {
       default:
         return 2;
     }
+  }
+
+  /** A limiter's decisions so far by outcome; {@code degraded} counts those of every outcome. */
+  record DecisionTotals(long allowed, long denied, long wouldDeny, long degraded) {}
+
+  /** The decisions of {@code limiter} so far; zeros before its first. */
+  DecisionTotals decisionTotals(String limiter) {
+    Counter[] c = decisions.get(limiter);
+    if (c == null) {
+      return new DecisionTotals(0, 0, 0, 0);
+    }
+    long[] byOutcome = new long[Outcome.values().length];
+    long degraded = 0;
+    for (int i = 0; i < c.length; i++) {
+      long n = (long) c[i].count();
+      byOutcome[i / 2] += n;
+      degraded += i % 2 == 1 ? n : 0;
+    }
+    return new DecisionTotals(byOutcome[0], byOutcome[1], byOutcome[2], degraded);
+  }
+
+  /**
+   * The engine calls of one operation so far: how many answered and failed, their total time,
+   * and the longest of the recent ones (Micrometer's decaying maximum, over about 2 minutes).
+   */
+  record BackendTotals(String operation, long ok, long errors, double totalMillis,
+      double maxMillis) {}
+
+  /** Every operation called so far, by name. */
+  List<BackendTotals> backendTotals() {
+    List<BackendTotals> all = new java.util.ArrayList<>();
+    new java.util.TreeMap<>(timers).forEach((operation, pair) -> all.add(new BackendTotals(
+        operation, pair[0].count(), pair[1].count(),
+        pair[0].totalTime(TimeUnit.MILLISECONDS) + pair[1].totalTime(TimeUnit.MILLISECONDS),
+        Math.max(pair[0].max(TimeUnit.MILLISECONDS), pair[1].max(TimeUnit.MILLISECONDS)))));
+    return all;
+  }
+
+  /** Refused or failed requests so far, by error code. */
+  java.util.SortedMap<String, Long> errorTotals() {
+    java.util.SortedMap<String, Long> all = new java.util.TreeMap<>();
+    errors.forEach((code, counter) -> all.put(code, (long) counter.count()));
+    return all;
   }
 
   /** The Prometheus text exposition of every meter. */
