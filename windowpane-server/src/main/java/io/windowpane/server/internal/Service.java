@@ -29,7 +29,8 @@ import org.eclipse.jetty.server.handler.GracefulHandler;
  * released while Redis answers, and the reply is written from the engine's callback. The local
  * engine answers at once and the reply is written inline.
  *
- * Around it: a before-handler checks the bearer token on /v1 and /metrics (Auth); every failure,
+ * Around it: a before-handler checks the bearer token on /v1 and /metrics (Auth; the dashboard's
+ * page and assets hold no data and are open, its numbers come from /v1); every failure,
  * Javalin's own 404/405/413 included, goes through Replies into one JSON error shape; Jetty's
  * GracefulHandler lets in-flight requests finish on stop, for up to shutdownTimeout.
  */
@@ -93,6 +94,7 @@ public final class Service {
       new CounterApi(this).register(cfg.routes);
       new StatsApi(this).register(cfg.routes);
       new OpsApi(this).register(cfg.routes);
+      new DashboardApi(this).register(cfg.routes);
       cfg.routes.exception(HttpResponseException.class, (e, ctx) -> replies.failure(ctx, e));
       cfg.routes.exception(Exception.class, (e, ctx) -> replies.failure(ctx, e));
     });
@@ -104,7 +106,7 @@ public final class Service {
     }
     String path = ctx.path();
     boolean open = path.equals("/health") || path.equals("/health/live")
-        || path.equals("/v1/openapi.yaml");
+        || path.equals("/v1/openapi.yaml") || DashboardApi.isOpen(path);
     if (!open && !auth.accepts(ctx.header("Authorization"))) {
       throw new ApiError(401, "unauthorized", null,
           "this service needs a token: send 'Authorization: Bearer <token>'");
