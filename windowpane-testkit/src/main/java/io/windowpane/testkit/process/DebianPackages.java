@@ -42,7 +42,8 @@ public final class DebianPackages {
 
   /** The packages the test suite needs, in the one command that installs them by hand. */
   public static final List<String> SUITE =
-      List.of("redis-server", "redis-tools", "etcd-server", "etcd-client");
+      List.of("redis-server", "redis-tools", "etcd-server", "etcd-client", "chromium",
+          "chromium-driver");
 
   static final Duration INSTALL_TIMEOUT = Duration.ofMinutes(10);
   private static final Path APT_GET = Path.of("/usr/bin/apt-get");

@@ -26,7 +26,7 @@ public final class Provision {
 
   static {
     for (ServerBinary b : List.of(TestBinaries.REDIS_SERVER, TestBinaries.REDIS_CLI,
-        TestBinaries.ETCD)) {
+        TestBinaries.ETCD, TestBinaries.CHROMIUM, TestBinaries.CHROMEDRIVER)) {
       FROM_DEBIAN.put(b.name(), b);
     }
   }

@@ -13,7 +13,10 @@ import java.util.Map;
  *       on Maven Central (6.2.11 for Linux x86-64 and arm64);
  *   <li>etcd 3.4 ({@code etcd}): from {@code PATH}, else Debian's {@code etcd-server} (3.4.23 on
  *       Debian 12). etcd 3.5 is run when it is the one on {@code PATH}; neither Debian 12 nor
- *       Maven Central offers it here.
+ *       Maven Central offers it here;
+ *   <li>Chromium and its chromedriver ({@code chromium}, {@code chromedriver}): from
+ *       {@code PATH}, else Debian's {@code chromium} / {@code chromium-driver}, for the
+ *       dashboard's browser test.
  * </ul>
  */
 public final class TestBinaries {
@@ -29,6 +32,14 @@ public final class TestBinaries {
   /** {@code etcd}. */
   public static final ServerBinary ETCD =
       new ServerBinary("etcd", "windowpane.etcd", "WINDOWPANE_ETCD", "etcd-server");
+
+  /** Chromium, for the server's dashboard test in a real headless browser. */
+  public static final ServerBinary CHROMIUM =
+      new ServerBinary("chromium", "windowpane.chromium", "WINDOWPANE_CHROMIUM", "chromium");
+
+  /** The WebDriver server of Debian's Chromium (same version), which drives it. */
+  public static final ServerBinary CHROMEDRIVER = new ServerBinary("chromedriver",
+      "windowpane.chromedriver", "WINDOWPANE_CHROMEDRIVER", "chromium-driver");
 
   /** Redis 6.2, without Functions: the engine's EVALSHA path on a real Redis 6. */
   public static final BundledBinary REDIS_6 = new BundledBinary("redis-server", "6.2",

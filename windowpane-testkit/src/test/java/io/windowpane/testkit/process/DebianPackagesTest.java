@@ -17,7 +17,8 @@ import org.junit.jupiter.api.io.TempDir;
 class DebianPackagesTest {
 
   private static final String ONE_COMMAND =
-      "    sudo apt-get install -y redis-server redis-tools etcd-server etcd-client";
+      "    sudo apt-get install -y redis-server redis-tools etcd-server etcd-client chromium"
+      + " chromium-driver";
 
   @TempDir
   Path dir;
