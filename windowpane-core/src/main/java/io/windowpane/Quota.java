@@ -13,6 +13,9 @@ import java.util.List;
  * <p>At most {@value #MAX_LIMITS} limits. Limits whose resolutions are too far apart are refused
  * (the finest pane must be at least 1/{@value #MAX_PANE_SPREAD} of the longest expiry), because
  * a key is kept alive by its longest limit and the pane rings tag panes with 22 usable bits.
+ *
+ * <p>Top keys: a limiter over {@link #withTopKeys(int)} ranks its heaviest keys (by permits
+ * allowed and by requests denied) over its first limit's window: see {@link RateLimiter#top}.
  */
 public final class Quota {
 
@@ -25,9 +28,11 @@ public final class Quota {
   private final List<Limit> limits;
   private final long smallestPermits;
   private final long expiryMillis;
+  private final int topKeys;
 
-  private Quota(List<Limit> limits) {
+  private Quota(List<Limit> limits, int topKeys) {
     this.limits = limits;
+    this.topKeys = topKeys;
     long smallest = Long.MAX_VALUE;
     long expiry = 0;
     for (Limit limit : limits) {
@@ -56,6 +61,10 @@ public final class Quota {
     long expiry = 0;
     for (Limit limit : copy) {
       expiry = Math.max(expiry, limit.window().expiryMillis());
+      if (limit.window().topKeys() != 0) {
+        throw new IllegalArgumentException("top keys are set on the quota (Quota.withTopKeys), "
+            + "not on a limit's window; " + limit + " has them");
+      }
     }
     for (Limit limit : copy) {
       long r = limit.window().algorithm() == Algorithm.SLIDING_LOG
@@ -66,7 +75,29 @@ public final class Quota {
             + limit + " has a resolution of " + r + " ms: use coarser panes");
       }
     }
-    return new Quota(Collections.unmodifiableList(copy));
+    return new Quota(Collections.unmodifiableList(copy), 0);
+  }
+
+  /**
+   * This quota with top keys on: {@link RateLimiter#top} and {@link RateLimiter#topDenied} rank
+   * the limiter's heaviest keys over the first limit's window, with a Space-Saving sketch of
+   * {@code counters} counters per pane (1 to {@value TopKey#MAX_COUNTERS}) for allowed permits
+   * and another for denied requests; see {@link WindowSpec#withTopKeys(int)} for the bound and
+   * the cost. Off by default.
+   */
+  public Quota withTopKeys(int counters) {
+    Checks.inRange("counters", counters, 1, TopKey.MAX_COUNTERS);
+    return new Quota(limits, counters);
+  }
+
+  /** {@link #withTopKeys(int)} with {@value TopKey#DEFAULT_COUNTERS} counters. */
+  public Quota withTopKeys() {
+    return withTopKeys(TopKey.DEFAULT_COUNTERS);
+  }
+
+  /** Counters per pane of the top-keys sketches; 0 when top keys are off (the default). */
+  public int topKeys() {
+    return topKeys;
   }
 
   /** The limits, in the order given. */
@@ -86,16 +117,17 @@ public final class Quota {
 
   @Override
   public boolean equals(Object o) {
-    return o instanceof Quota && limits.equals(((Quota) o).limits);
+    return o instanceof Quota && limits.equals(((Quota) o).limits)
+        && topKeys == ((Quota) o).topKeys;
   }
 
   @Override
   public int hashCode() {
-    return limits.hashCode();
+    return limits.hashCode() + 31 * topKeys;
   }
 
   @Override
   public String toString() {
-    return "Quota" + limits;
+    return "Quota" + limits + (topKeys == 0 ? "" : "(top keys " + topKeys + ")");
   }
 }

@@ -3,6 +3,7 @@ package io.windowpane;
 import io.windowpane.internal.Checks;
 import io.windowpane.spi.LimiterStore;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.CompletionStage;
 
 /**
@@ -63,6 +64,56 @@ public final class RateLimiter {
   public CompletionStage<List<Decision>> tryAcquireAllAsync(List<String> keys, long permits) {
     checkPermits(permits);
     return store.tryAcquireAllAsync(Checks.keys(keys), permits);
+  }
+
+  /**
+   * What {@link #tryAcquire(String)} would answer now for one permit: see
+   * {@link #peek(String, long)}.
+   */
+  public Optional<Decision> peek(String key) {
+    return store.peek(Checks.key(key), 1);
+  }
+
+  /**
+   * What {@link #tryAcquire(String, long)} would answer now, without recording anything or
+   * creating state for the key: allowed with the remaining the permits would leave, or denied
+   * with the limit, remaining and retry-after a denial would carry. Another thread may change
+   * the answer before a real acquire; a peek followed by a tryAcquire is not atomic. Empty when
+   * the engine cannot answer without recording (the local engine can; Redis and etcd do not
+   * yet).
+   */
+  public Optional<Decision> peek(String key, long permits) {
+    return store.peek(Checks.key(key), checkPermits(permits));
+  }
+
+  /**
+   * The {@code n} keys that were allowed the most permits over the first limit's window, most
+   * first, for a quota with {@link Quota#withTopKeys(int) top keys} on: each
+   * {@link TopKey#count()} is an upper bound of the key's permits in the window and
+   * {@code count - maxError} a lower bound, with {@code maxError <= N / k} (N permits allowed in
+   * the window, k the quota's counters); every key above N / k is ranked (see docs/statistics.md
+   * for the measured error). {@code n} is 1 to the quota's counters. Empty when top keys are off
+   * or the engine cannot rank keys (only the local engine can, for now).
+   */
+  public Optional<List<TopKey>> top(int n) {
+    return quota.topKeys() == 0 ? checkOff(n) : store.topKeys(checkTop(n), false);
+  }
+
+  /**
+   * {@link #top(int)} ranked by requests denied over the first limit's window (a denied request
+   * counts 1, whatever its permits): who is being limited right now.
+   */
+  public Optional<List<TopKey>> topDenied(int n) {
+    return quota.topKeys() == 0 ? checkOff(n) : store.topKeys(checkTop(n), true);
+  }
+
+  private int checkTop(int n) {
+    return (int) Checks.inRange("n", n, 1, quota.topKeys());
+  }
+
+  static <T> Optional<T> checkOff(int n) {
+    Checks.inRange("n", n, 1, TopKey.MAX_COUNTERS);
+    return Optional.empty();
   }
 
   /** Whether the engine still holds state for {@code key}. */

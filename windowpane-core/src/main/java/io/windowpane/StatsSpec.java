@@ -40,11 +40,38 @@ public final class StatsSpec {
   private final WindowSpec window;
   private final LogBuckets buckets; // null for exact windows
   private final int maxValues; // 0 for histogram windows
+  private final int topKeys; // 0: off
 
   private StatsSpec(WindowSpec window, LogBuckets buckets, int maxValues) {
+    this(window, buckets, maxValues, 0);
+  }
+
+  private StatsSpec(WindowSpec window, LogBuckets buckets, int maxValues, int topKeys) {
     this.window = window;
     this.buckets = buckets;
     this.maxValues = maxValues;
+    this.topKeys = topKeys;
+  }
+
+  /**
+   * This window with top keys on: {@link WindowStats#top} ranks the keys that recorded the most
+   * values over the window (each value counts 1), with a Space-Saving sketch of
+   * {@code counters} counters per pane (1 to {@value TopKey#MAX_COUNTERS}); see
+   * {@link WindowSpec#withTopKeys(int)} for the bound and the cost. Off by default.
+   */
+  public StatsSpec withTopKeys(int counters) {
+    Checks.inRange("counters", counters, 1, TopKey.MAX_COUNTERS);
+    return new StatsSpec(window, buckets, maxValues, counters);
+  }
+
+  /** {@link #withTopKeys(int)} with {@value TopKey#DEFAULT_COUNTERS} counters. */
+  public StatsSpec withTopKeys() {
+    return withTopKeys(TopKey.DEFAULT_COUNTERS);
+  }
+
+  /** Counters per pane of the top-keys sketch; 0 when top keys are off (the default). */
+  public int topKeys() {
+    return topKeys;
   }
 
   /**
@@ -64,7 +91,7 @@ public final class StatsSpec {
   public StatsSpec withRelativeAccuracy(double relativeAccuracy) {
     requireHistogram("relativeAccuracy");
     return new StatsSpec(window, LogBuckets.of(relativeAccuracy, buckets.minMagnitude(),
-        buckets.maxMagnitude()), 0);
+        buckets.maxMagnitude()), 0, topKeys);
   }
 
   /**
@@ -75,7 +102,7 @@ public final class StatsSpec {
   public StatsSpec withTrackedRange(double minMagnitude, double maxMagnitude) {
     requireHistogram("trackedRange");
     return new StatsSpec(window, LogBuckets.of(buckets.relativeAccuracy(), minMagnitude,
-        maxMagnitude), 0);
+        maxMagnitude), 0, topKeys);
   }
 
   /** This exact window with another bound on its values per key (1 to {@value #MAX_VALUES}). */
@@ -85,7 +112,7 @@ public final class StatsSpec {
           + this);
     }
     return new StatsSpec(window, null, (int) Checks.inRange("maxValues", maxValues, 1,
-        MAX_VALUES));
+        MAX_VALUES), topKeys);
   }
 
   private void requireHistogram(String argument) {
@@ -127,16 +154,21 @@ public final class StatsSpec {
     }
     StatsSpec that = (StatsSpec) o;
     return window.equals(that.window) && Objects.equals(buckets, that.buckets)
-        && maxValues == that.maxValues;
+        && maxValues == that.maxValues && topKeys == that.topKeys;
   }
 
   @Override
   public int hashCode() {
-    return Objects.hash(window, buckets, maxValues);
+    return topKeys == 0 ? Objects.hash(window, buckets, maxValues)
+        : Objects.hash(window, buckets, maxValues, topKeys);
   }
 
   @Override
   public String toString() {
+    return describe() + (topKeys == 0 ? "" : " with top keys " + topKeys);
+  }
+
+  private String describe() {
     return buckets == null
         ? "exact(" + Durations.format(window.windowMillis()) + ", max " + maxValues + " values)"
         : "histogram(" + Durations.format(window.windowMillis()) + " / " + window.panes()

@@ -3,6 +3,7 @@ package io.windowpane;
 import io.windowpane.internal.Checks;
 import io.windowpane.spi.CounterStore;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.CompletionStage;
 
 /**
@@ -94,6 +95,21 @@ public final class WindowCounter {
   /** {@link #countAll} without blocking the caller. */
   public CompletionStage<List<Long>> countAllAsync(List<String> keys) {
     return store.countAllAsync(Checks.keys(keys));
+  }
+
+  /**
+   * The {@code n} keys with the most events over the window, most first, for a spec with
+   * {@link WindowSpec#withTopKeys(int) top keys} on: each {@link TopKey#count()} is an upper
+   * bound of the key's window count and {@code count - maxError} a lower bound, with
+   * {@code maxError <= N / k} (N events in the window, k the spec's counters); every key above
+   * N / k is ranked. {@code n} is 1 to the spec's counters. Empty when top keys are off or the
+   * engine cannot rank keys (only the local engine can, for now).
+   */
+  public Optional<List<TopKey>> top(int n) {
+    if (spec.topKeys() == 0) {
+      return RateLimiter.checkOff(n);
+    }
+    return store.topKeys((int) Checks.inRange("n", n, 1, spec.topKeys()));
   }
 
   /** Whether the engine still holds state for {@code key}. */

@@ -15,6 +15,9 @@ import java.util.Objects;
  * weighted window's is {@code W} (it keeps two fixed windows of length {@code W}).
  *
  * <p>State for a key disappears at most {@link #expiryMillis() W + r} after its last event.
+ *
+ * <p>Top keys: a counter over {@link #withTopKeys(int)} keeps a heavy-hitters sketch of its keys
+ * and answers {@link WindowCounter#top}; off by default (it costs a lock per event when on).
  */
 public final class WindowSpec {
 
@@ -27,11 +30,46 @@ public final class WindowSpec {
   private final long windowMillis;
   private final int panes;
   private final Algorithm algorithm;
+  private final int topKeys; // counters per pane of the top-keys sketch; 0: off
 
   private WindowSpec(long windowMillis, int panes, Algorithm algorithm) {
+    this(windowMillis, panes, algorithm, 0);
+  }
+
+  private WindowSpec(long windowMillis, int panes, Algorithm algorithm, int topKeys) {
     this.windowMillis = windowMillis;
     this.panes = panes;
     this.algorithm = algorithm;
+    this.topKeys = topKeys;
+  }
+
+  /**
+   * This window, for a counter, with top keys on: {@link WindowCounter#top} ranks the counter's
+   * heaviest keys over the window with a Space-Saving sketch of {@code counters} counters per
+   * pane (1 to {@value TopKey#MAX_COUNTERS}), each reported count over-counting by at most
+   * {@code N / counters} for {@code N} events in the window (see {@link TopKey}). Costs one
+   * short lock per event; memory at most panes x stripes (processors, at most 8) x counters
+   * entries. A limiter sets it on its {@link Quota#withTopKeys quota}, not on a limit's window;
+   * engines that cannot rank keys ignore it (top answers empty).
+   */
+  public WindowSpec withTopKeys(int counters) {
+    Checks.inRange("counters", counters, 1, TopKey.MAX_COUNTERS);
+    return new WindowSpec(windowMillis, panes, algorithm, counters);
+  }
+
+  /** {@link #withTopKeys(int)} with {@value TopKey#DEFAULT_COUNTERS} counters. */
+  public WindowSpec withTopKeys() {
+    return withTopKeys(TopKey.DEFAULT_COUNTERS);
+  }
+
+  /** Counters per pane of the top-keys sketch; 0 when top keys are off (the default). */
+  public int topKeys() {
+    return topKeys;
+  }
+
+  /** This window with top keys off. */
+  public WindowSpec withoutTopKeys() {
+    return topKeys == 0 ? this : new WindowSpec(windowMillis, panes, algorithm, 0);
   }
 
   /** A {@link Algorithm#SLIDING_PANES} window of {@code length} cut into {@code panes} panes. */
@@ -126,17 +164,20 @@ public final class WindowSpec {
       return false;
     }
     WindowSpec that = (WindowSpec) o;
-    return windowMillis == that.windowMillis && panes == that.panes && algorithm == that.algorithm;
+    return windowMillis == that.windowMillis && panes == that.panes && algorithm == that.algorithm
+        && topKeys == that.topKeys;
   }
 
   @Override
   public int hashCode() {
-    return Objects.hash(windowMillis, panes, algorithm);
+    return topKeys == 0 ? Objects.hash(windowMillis, panes, algorithm)
+        : Objects.hash(windowMillis, panes, algorithm, topKeys);
   }
 
   @Override
   public String toString() {
     return algorithm + "(" + Durations.format(windowMillis)
-        + (algorithm == Algorithm.SLIDING_PANES ? " / " + panes + " panes" : "") + ")";
+        + (algorithm == Algorithm.SLIDING_PANES ? " / " + panes + " panes" : "")
+        + (topKeys == 0 ? "" : ", top keys " + topKeys) + ")";
   }
 }

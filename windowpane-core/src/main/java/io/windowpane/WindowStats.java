@@ -3,6 +3,7 @@ package io.windowpane;
 import io.windowpane.internal.Checks;
 import io.windowpane.spi.StatsStore;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.CompletionStage;
 
 /**
@@ -78,6 +79,19 @@ public final class WindowStats {
   /** {@link #summaryAll} without blocking the caller. */
   public CompletionStage<List<Summary>> summaryAllAsync(List<String> keys) {
     return store.summaryAllAsync(Checks.keys(keys));
+  }
+
+  /**
+   * The {@code n} keys that recorded the most values over the window (each value counts 1),
+   * most first, for a spec with {@link StatsSpec#withTopKeys(int) top keys} on; the bounds of
+   * {@link WindowCounter#top(int)} hold with N the values recorded in the window. {@code n} is 1
+   * to the spec's counters. Empty when top keys are off or the engine cannot rank keys.
+   */
+  public Optional<List<TopKey>> top(int n) {
+    if (spec.topKeys() == 0) {
+      return RateLimiter.checkOff(n);
+    }
+    return store.topKeys((int) Checks.inRange("n", n, 1, spec.topKeys()));
   }
 
   /** Whether the engine still holds state for {@code key}. */

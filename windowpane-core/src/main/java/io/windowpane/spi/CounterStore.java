@@ -1,7 +1,9 @@
 package io.windowpane.spi;
 
 import java.util.ArrayList;
+import io.windowpane.TopKey;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 
@@ -32,6 +34,24 @@ public interface CounterStore {
 
   /** Drops expired state now instead of waiting for the engine's own schedule. */
   default void cleanUp() {}
+
+  /**
+   * An optional capability: the {@code n} keys with the most events over the current window,
+   * for a counter whose spec turned top keys on ({@link io.windowpane.WindowSpec#topKeys()} > 0;
+   * the caller checks {@code 1 <= n <= topKeys}). Ordered by {@link TopKey#count()} descending,
+   * ties by key; each count an upper bound of the key's window count, {@code count - maxError}
+   * a lower bound, and {@code maxError <= N / topKeys} for N events in the window; every key
+   * whose window count passes {@code N / topKeys} is among the ranked keys. The window seen may
+   * be the pane window of the engine's own sketch panes (state which). Empty when this engine
+   * cannot rank keys: the default.
+   *
+   * <p>For engine authors: a server-side implementation keeps one sketch per pane (e.g. a hash
+   * of key to count and error per pane, with the pane's smallest count) and merges the live
+   * panes' sketches as {@code TopMerge} does, in one call.
+   */
+  default Optional<List<TopKey>> topKeys(int n) {
+    return Optional.empty();
+  }
 
   /** {@link #add} for each key, in order. */
   default List<Long> addAll(List<String> keys, long n) {

@@ -1,8 +1,10 @@
 package io.windowpane.spi;
 
 import io.windowpane.Decision;
+import io.windowpane.TopKey;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.CompletionStage;
 
 /**
@@ -27,6 +29,27 @@ public interface LimiterStore {
 
   /** Drops expired state now instead of waiting for the engine's own schedule. */
   default void cleanUp() {}
+
+  /**
+   * An optional capability: what {@link #tryAcquire} would answer now for {@code permits},
+   * recording nothing and creating no state (allowed with the remaining it would leave, or
+   * denied with the limit, remaining and retryAfter it would give). Empty when this engine
+   * cannot answer without recording: the default.
+   */
+  default Optional<Decision> peek(String key, long permits) {
+    return Optional.empty();
+  }
+
+  /**
+   * An optional capability: the {@code n} keys with the most permits allowed ({@code denied}
+   * false) or the most requests denied ({@code denied} true) over the quota's first limit's
+   * window, for a quota that turned top keys on ({@link io.windowpane.Quota#topKeys()} > 0).
+   * Same contract as {@link CounterStore#topKeys(int)}. Empty when this engine cannot rank
+   * keys: the default.
+   */
+  default Optional<List<TopKey>> topKeys(int n, boolean denied) {
+    return Optional.empty();
+  }
 
   /** {@link #tryAcquire} for each key, in order; each key is decided on its own. */
   default List<Decision> tryAcquireAll(List<String> keys, long permits) {

@@ -1,8 +1,10 @@
 package io.windowpane.spi;
 
 import io.windowpane.Summary;
+import io.windowpane.TopKey;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.CompletionStage;
 
 /**
@@ -30,6 +32,16 @@ public interface StatsStore {
 
   /** Drops expired state now instead of waiting for the engine's own schedule. */
   default void cleanUp() {}
+
+  /**
+   * An optional capability: the {@code n} keys that recorded the most values over the current
+   * window (each value counts 1), for a window whose spec turned top keys on
+   * ({@link io.windowpane.StatsSpec#topKeys()} > 0). Same contract as
+   * {@link CounterStore#topKeys(int)}. Empty when this engine cannot rank keys: the default.
+   */
+  default Optional<List<TopKey>> topKeys(int n) {
+    return Optional.empty();
+  }
 
   /** {@link #summary} for each key, in order. */
   default List<Summary> summaryAll(List<String> keys) {

@@ -16,7 +16,11 @@ final class LocalCounterStore implements CounterStore {
 
   @Override
   public long add(String key, long n) {
-    long now = clock.millis();
+    return add(key, n, clock.millis());
+  }
+
+  /** {@link #add(String, long)} at {@code now}, read once by the caller. */
+  long add(String key, long n, long now) {
     for (;;) {
       KeyState state = table.forWrite(key, now);
       long count = state.windows[0].add(now, n);
@@ -29,7 +33,11 @@ final class LocalCounterStore implements CounterStore {
 
   @Override
   public void record(String key, long n) {
-    long now = clock.millis();
+    record(key, n, clock.millis());
+  }
+
+  /** {@link #record(String, long)} at {@code now}, read once by the caller. */
+  void record(String key, long n, long now) {
     for (;;) {
       KeyState state = table.forWrite(key, now);
       state.windows[0].record(now, n);

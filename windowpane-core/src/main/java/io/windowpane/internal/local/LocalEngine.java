@@ -6,6 +6,7 @@ import io.windowpane.MillisClock;
 import io.windowpane.Quota;
 import io.windowpane.StatsSpec;
 import io.windowpane.WindowSpec;
+import io.windowpane.internal.topkeys.TopKeysRing;
 import java.util.Optional;
 import io.windowpane.spi.CounterStore;
 import io.windowpane.spi.Engine;
@@ -47,7 +48,11 @@ public final class LocalEngine implements Engine {
     KeyTable table = new KeyTable(
         now -> new KeyState(new Window[] {window(spec, -1, now)}, now),
         spec.expiryMillis(), maxKeys, sweepIntervalMillis, clock.millis());
-    return new LocalCounterStore(clock, table);
+    LocalCounterStore store = new LocalCounterStore(clock, table);
+    if (spec.topKeys() == 0) {
+      return store;
+    }
+    return new TopKeysStores.Counter(store, clock, new TopKeysRing(spec, spec.topKeys()));
   }
 
   @Override
@@ -60,7 +65,13 @@ public final class LocalEngine implements Engine {
       }
       return new KeyState(windows, now);
     }, quota.expiryMillis(), maxKeys, sweepIntervalMillis, clock.millis());
-    return new LocalLimiterStore(clock, table, quota);
+    LocalLimiterStore store = new LocalLimiterStore(clock, table, quota);
+    if (quota.topKeys() == 0) {
+      return store;
+    }
+    WindowSpec first = quota.limits().get(0).window();
+    return new TopKeysStores.Limiter(store, clock, new TopKeysRing(first, quota.topKeys()),
+        new TopKeysRing(first, quota.topKeys()));
   }
 
   /** True: each process counts only its own events. */
@@ -76,7 +87,11 @@ public final class LocalEngine implements Engine {
         ? new ExactValues(window.windowMillis(), spec.maxValues(), name)
         : new HistogramRing(window.resolutionMillis(), window.panes(), spec.buckets()), now),
         spec.expiryMillis(), maxKeys, sweepIntervalMillis, clock.millis());
-    return new LocalStatsStore(clock, table, spec);
+    LocalStatsStore store = new LocalStatsStore(clock, table, spec);
+    if (spec.topKeys() == 0) {
+      return store;
+    }
+    return new TopKeysStores.Stats(store, clock, new TopKeysRing(window, spec.topKeys()));
   }
 
   /** Locks within this process, expiring by the engine's clock. */

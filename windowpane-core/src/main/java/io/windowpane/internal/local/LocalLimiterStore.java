@@ -5,6 +5,7 @@ import io.windowpane.Limit;
 import io.windowpane.MillisClock;
 import io.windowpane.Quota;
 import io.windowpane.spi.LimiterStore;
+import java.util.Optional;
 
 /**
  * A rate limiter on the local engine: one window per limit per key. A request reserves in each
@@ -30,7 +31,11 @@ final class LocalLimiterStore implements LimiterStore {
 
   @Override
   public boolean tryConsume(String key, long n) {
-    long now = clock.millis();
+    return tryConsume(key, n, clock.millis());
+  }
+
+  /** {@link #tryConsume(String, long)} at {@code now}, read once by the caller. */
+  boolean tryConsume(String key, long n, long now) {
     for (;;) {
       KeyState state = table.forWrite(key, now);
       if (!acquire(state.windows, 0, now, n)) {
@@ -45,7 +50,11 @@ final class LocalLimiterStore implements LimiterStore {
 
   @Override
   public Decision tryAcquire(String key, long n) {
-    long now = clock.millis();
+    return tryAcquire(key, n, clock.millis());
+  }
+
+  /** {@link #tryAcquire(String, long)} at {@code now}, read once by the caller. */
+  Decision tryAcquire(String key, long n, long now) {
     for (;;) {
       KeyState state = table.forWrite(key, now);
       Window[] windows = state.windows;
@@ -91,6 +100,47 @@ final class LocalLimiterStore implements LimiterStore {
     }
     window.cancel(now, n, receipt);
     return false;
+  }
+
+  /**
+   * What {@link #tryAcquire} would answer now, from reads only: a key without state is answered
+   * as a fresh one, and none is created. Each limit fits when its {@code retryAfter} is 0, which
+   * is the check {@code reserve} makes; the remaining of an allowed answer is what the permits
+   * would leave. Reads may move a window's head to now (as any read does), never a count.
+   */
+  @Override
+  public Optional<Decision> peek(String key, long n) {
+    long now = clock.millis();
+    KeyState state = table.forRead(key, now);
+    if (state == null) {
+      return Optional.of(Decision.allowed(permits[smallest()] - n));
+    }
+    Window[] windows = state.windows;
+    long remaining = Long.MAX_VALUE;
+    long wait = 0;
+    int by = -1;
+    for (int i = 0; i < windows.length; i++) {
+      remaining = Math.min(remaining, windows[i].remaining(now, permits[i]));
+      long retry = windows[i].retryAfter(now, n, permits[i]);
+      if (retry > 0 && (by < 0 || retry > wait)) {
+        wait = retry;
+        by = i;
+      }
+    }
+    if (by < 0) {
+      return Optional.of(Decision.allowed(Math.max(0, remaining - n)));
+    }
+    return Optional.of(Decision.denied(remaining, limits[by], wait));
+  }
+
+  private int smallest() {
+    int s = 0;
+    for (int i = 1; i < permits.length; i++) {
+      if (permits[i] < permits[s]) {
+        s = i;
+      }
+    }
+    return s;
   }
 
   @Override

@@ -22,7 +22,11 @@ final class LocalStatsStore implements StatsStore {
 
   @Override
   public void record(String key, double[] values) {
-    long now = clock.millis();
+    record(key, values, clock.millis());
+  }
+
+  /** {@link #record(String, double[])} at {@code now}, read once by the caller. */
+  void record(String key, double[] values, long now) {
     for (;;) {
       StatsState state = (StatsState) table.forWrite(key, now);
       state.window.record(now, values);
@@ -35,7 +39,11 @@ final class LocalStatsStore implements StatsStore {
 
   @Override
   public void record(String key, double value) {
-    long now = clock.millis();
+    record(key, value, clock.millis());
+  }
+
+  /** {@link #record(String, double)} at {@code now}, read once by the caller. */
+  void record(String key, double value, long now) {
     for (;;) {
       StatsState state = (StatsState) table.forWrite(key, now);
       state.window.record(now, value);
