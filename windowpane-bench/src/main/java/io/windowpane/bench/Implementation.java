@@ -55,6 +55,17 @@ public enum Implementation {
     }
   },
 
+  /**
+   * {@link #WINDOWPANE_PANES} with top keys on ({@code Quota.withTopKeys()}, 100 counters): what
+   * feeding the heavy-hitters sketch costs per decision.
+   */
+  WINDOWPANE_PANES_TOP_KEYS {
+    @Override
+    Decider create(Scenario scenario) {
+      return windowpane(WindowSpec.panes(Duration.ofSeconds(1), 10), allowedOr(scenario, 1_000_000_000_000L), true);
+    }
+  },
+
   /** windowpane local engine, exact {@code SLIDING_LOG} 1 s, {@code tryConsume}. */
   WINDOWPANE_LOG {
     @Override
@@ -138,8 +149,13 @@ public enum Implementation {
   }
 
   private static Decider windowpane(WindowSpec spec, long limit) {
+    return windowpane(spec, limit, false);
+  }
+
+  private static Decider windowpane(WindowSpec spec, long limit, boolean topKeys) {
     Windowpane wp = Windowpane.local(); // system clock
-    io.windowpane.RateLimiter limiter = wp.limiter("bench", Quota.of(Limit.of(limit, spec)));
+    Quota quota = Quota.of(Limit.of(limit, spec));
+    io.windowpane.RateLimiter limiter = wp.limiter("bench", topKeys ? quota.withTopKeys() : quota);
     String key = HOT_KEY;
     return new Decider() {
       @Override
