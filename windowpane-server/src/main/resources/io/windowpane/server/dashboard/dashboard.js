@@ -90,7 +90,10 @@
 
   function show(id, labels, xs, ys) {
     chart(id, labels).setData([xs.slice()].concat(ys.map(function (y) { return y.slice(); })));
+    var max = 0;
+    ys.forEach(function (y) { y.forEach(function (v) { if (v !== null && v > max) { max = v; } }); });
     $(id).dataset.points = String(xs.length);
+    $(id).dataset.max = String(max); // for the browser test: the chart has drawn data
   }
 
   // ---- lists and choice ----
@@ -128,7 +131,8 @@
   function describe(kind, item) {
     if (kind === 'limiters') {
       return (item.shadow ? 'shadow limiter: ' : 'limiter: ') + item.limits.map(function (l) {
-        return l.name + ' ' + l.permits + ' per ' + l.window + ' (' + l.algorithm + ')';
+        return (item.limits.length > 1 ? l.name + ': ' : '') + l.permits + ' per ' + l.window
+            + ' (' + l.algorithm + ')';
       }).join(' and ');
     }
     if (kind === 'counters') { return 'counter over ' + item.window + ' (' + item.algorithm + ')'; }
@@ -239,9 +243,9 @@
 
   // ---- top keys ----
 
-  function notAvailable(el, r) {
+  function notAvailable(el, r, what) {
     el.textContent = 'not available' + (r.status === 501 && r.body && r.body.message
-        ? ': ' + r.body.message : r.status === 404 ? ' (this service has no top keys)' : '');
+        ? ': ' + r.body.message : r.status === 404 ? ' (this service has no ' + what + ')' : '');
     el.className = 'na';
   }
 
@@ -257,7 +261,7 @@
       if (r.status !== 200) {
         body.textContent = '';
         $('top-table').dataset.rows = '0';
-        notAvailable(status, r);
+        notAvailable(status, r, 'top keys');
         return;
       }
       var keys = r.body.keys || [];
@@ -304,7 +308,7 @@
       if (r.status !== 200) {
         resetLookup();
         if (r.status === 404 || r.status === 501) {
-          notAvailable($('lookup-status'), r);
+          notAvailable($('lookup-status'), r, c.kind === 'limiters' ? 'peek' : 'lookup');
         } else {
           $('lookup-status').className = 'na';
           $('lookup-status').textContent = (r.body && r.body.message) || 'http ' + r.status;
