@@ -29,6 +29,8 @@ final class ConfigDraft {
   static final int MAX_MAX_KEY_LENGTH = 256;
   static final int DEFAULT_MAX_BATCH = 1_000;
   static final int MAX_MAX_BATCH = 10_000;
+  /** Counters per pane of every window's top-keys sketch: on in the service (docs/server.md). */
+  static final int DEFAULT_TOP_KEYS = 100;
   static final Duration DEFAULT_SHUTDOWN_TIMEOUT = Duration.ofSeconds(10);
   static final Duration MAX_SHUTDOWN_TIMEOUT = Duration.ofMinutes(5);
 
@@ -37,6 +39,7 @@ final class ConfigDraft {
   int maxBodyBytes = DEFAULT_MAX_BODY_BYTES;
   int maxKeyLength = DEFAULT_MAX_KEY_LENGTH;
   int maxBatch = DEFAULT_MAX_BATCH;
+  int topKeys = DEFAULT_TOP_KEYS;
   Duration shutdownTimeout = DEFAULT_SHUTDOWN_TIMEOUT;
   List<String> tokens = new ArrayList<>();
   EngineConfig engine = EngineConfig.local();

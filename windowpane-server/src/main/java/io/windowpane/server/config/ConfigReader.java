@@ -35,7 +35,7 @@ final class ConfigReader {
     d.source = file;
     if (top.has("server")) {
       server(YamlMap.fields(top.value("server"), "server", problems, "host", "port",
-          "maxBodyBytes", "maxKeyLength", "maxBatch", "shutdownTimeout"), d, problems);
+          "maxBodyBytes", "maxKeyLength", "maxBatch", "shutdownTimeout", "topKeys"), d, problems);
     }
     if (top.has("auth")) {
       auth(YamlMap.fields(top.value("auth"), "auth", problems, "tokens", "tokensFile"),
@@ -75,6 +75,7 @@ final class ConfigReader {
     d.maxKeyLength = (int) m.integer("maxKeyLength", d.maxKeyLength, 1,
         ConfigDraft.MAX_MAX_KEY_LENGTH);
     d.maxBatch = (int) m.integer("maxBatch", d.maxBatch, 1, ConfigDraft.MAX_MAX_BATCH);
+    d.topKeys = (int) m.integer("topKeys", d.topKeys, 0, io.windowpane.TopKey.MAX_COUNTERS);
     d.shutdownTimeout = m.duration("shutdownTimeout", d.shutdownTimeout, Duration.ZERO,
         ConfigDraft.MAX_SHUTDOWN_TIMEOUT);
   }

@@ -55,6 +55,7 @@ public final class ServerConfig {
   private final int maxBodyBytes;
   private final int maxKeyLength;
   private final int maxBatch;
+  private final int topKeys;
   private final Duration shutdownTimeout;
   private final List<String> tokens;
   private final EngineConfig engine;
@@ -70,6 +71,7 @@ public final class ServerConfig {
     this.maxBodyBytes = d.maxBodyBytes;
     this.maxKeyLength = d.maxKeyLength;
     this.maxBatch = d.maxBatch;
+    this.topKeys = d.topKeys;
     this.shutdownTimeout = d.shutdownTimeout;
     this.tokens = List.copyOf(new LinkedHashSet<>(d.tokens));
     this.engine = d.engine;
@@ -161,6 +163,14 @@ public final class ServerConfig {
   /** The most entries in one batch request (1 to 10000, default 1000). */
   public int maxBatch() {
     return maxBatch;
+  }
+
+  /**
+   * Counters per pane of the top-keys sketch the service gives every limiter, counter and
+   * statistics window ({@code server.topKeys}, 0 to 10,000, default 100; 0 turns top keys off).
+   */
+  public int topKeys() {
+    return topKeys;
   }
 
   /** How long in-flight requests may run on stop (0 s to 5 min, default 10 s). */
@@ -324,6 +334,7 @@ public final class ServerConfig {
     d.maxBodyBytes = maxBodyBytes;
     d.maxKeyLength = maxKeyLength;
     d.maxBatch = maxBatch;
+    d.topKeys = topKeys;
     d.shutdownTimeout = shutdownTimeout;
     d.tokens = new ArrayList<>(tokens);
     d.engine = engine;

@@ -30,12 +30,16 @@ final class Catalog {
   private final Map<String, WindowCounter> counters = new LinkedHashMap<>();
   private final Map<String, WindowStats> stats = new LinkedHashMap<>();
 
+  /** {@code topKeys} > 0 turns top keys on for every window, with that many counters. */
   Catalog(Windowpane wp, Map<String, Quota> limiters, Set<String> shadow,
-      Map<String, WindowSpec> counters, Map<String, StatsSpec> stats) {
+      Map<String, WindowSpec> counters, Map<String, StatsSpec> stats, int topKeys) {
     limiters.forEach((name, quota) -> this.limiters.put(name, new LimiterEntry(name,
-        wp.limiter(name, quota), RateLimitHeaders.policy(quota), shadow.contains(name))));
-    counters.forEach((name, spec) -> this.counters.put(name, wp.counter(name, spec)));
-    stats.forEach((name, spec) -> this.stats.put(name, wp.stats(name, spec)));
+        wp.limiter(name, topKeys > 0 ? quota.withTopKeys(topKeys) : quota),
+        RateLimitHeaders.policy(quota), shadow.contains(name))));
+    counters.forEach((name, spec) -> this.counters.put(name,
+        wp.counter(name, topKeys > 0 ? spec.withTopKeys(topKeys) : spec)));
+    stats.forEach((name, spec) -> this.stats.put(name,
+        wp.stats(name, topKeys > 0 ? spec.withTopKeys(topKeys) : spec)));
   }
 
   LimiterEntry limiter(String name) {

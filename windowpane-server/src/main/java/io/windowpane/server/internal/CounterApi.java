@@ -29,6 +29,13 @@ final class CounterApi {
     routes.get("/v1/counters/{counter}/count", this::count);
     routes.post("/v1/counters/{counter}/add-batch", this::addBatch);
     routes.post("/v1/counters/{counter}/count-batch", this::countBatch);
+    routes.get("/v1/counters/{counter}/top", this::top);
+  }
+
+  private void top(Context ctx) {
+    WindowCounter counter = service.catalog().counter(ctx.pathParam("counter"));
+    TopKeysApi.Ask ask = TopKeysApi.ask(service, ctx, false);
+    TopKeysApi.reply(service, ctx, "counter", counter.name(), ask, counter.top(ask.n()));
   }
 
   private void list(Context ctx) {

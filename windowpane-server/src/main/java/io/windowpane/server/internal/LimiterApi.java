@@ -24,6 +24,7 @@ final class LimiterApi {
 
   private static final Set<String> ACQUIRE = Set.of("key", "permits");
   private static final Set<String> ACQUIRE_BATCH = Set.of("keys", "permits");
+  private static final Set<String> PEEK = Set.of("key", "permits");
   /**
    * A degraded denial did not ask the backend; it suggests a retry after this long. Degraded
    * replies record nothing, carry remaining 0, reset 0, no deniedBy and no RateLimit header.
@@ -46,6 +47,42 @@ final class LimiterApi {
     routes.get("/v1/limiters/{limiter}", this::describe);
     routes.post("/v1/limiters/{limiter}/acquire", this::acquire);
     routes.post("/v1/limiters/{limiter}/acquire-batch", this::acquireBatch);
+    routes.get("/v1/limiters/{limiter}/top", this::top);
+    routes.get("/v1/limiters/{limiter}/peek", this::peek);
+  }
+
+  private void top(Context ctx) {
+    LimiterEntry entry = service.catalog().limiter(ctx.pathParam("limiter"));
+    TopKeysApi.Ask ask = TopKeysApi.ask(service, ctx, true);
+    TopKeysApi.reply(service, ctx, "limiter", entry.name(), ask, ask.denied()
+        ? entry.limiter().topDenied(ask.n()) : entry.limiter().top(ask.n()));
+  }
+
+  /** What an acquire would answer now, recording and counting nothing: always 200. */
+  private void peek(Context ctx) {
+    LimiterEntry entry = service.catalog().limiter(ctx.pathParam("limiter"));
+    String key = service.queryKey(ctx, PEEK);
+    long permits = 1;
+    String p = ctx.queryParam("permits");
+    if (p != null) {
+      try {
+        permits = Long.parseLong(p);
+      } catch (NumberFormatException e) {
+        permits = -1;
+      }
+      if (permits < 1 || permits > entry.quota().smallestPermits()) {
+        throw ApiError.invalid("permits", "permits must be an integer in [1, "
+            + entry.quota().smallestPermits() + "], was '" + p + "'");
+      }
+    }
+    long now = service.clock().millis();
+    Decision decision = entry.limiter().peek(key, permits)
+        .orElseThrow(() -> TopKeysApi.notSupported(service, "peeks"));
+    ObjectNode body = Json.object();
+    body.put("limiter", entry.name());
+    decision(body, entry, key, permits, decision, answer(decision, false), now);
+    body.put("peek", true);
+    Replies.json(ctx, 200, body);
   }
 
   private void list(Context ctx) {

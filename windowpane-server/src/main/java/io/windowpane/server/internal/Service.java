@@ -65,7 +65,7 @@ public final class Service {
     this.replies = new Replies(metrics, windowpane.engineName(), limits.maxBodyBytes());
     this.backend = new Backend(metrics, replies);
     this.catalog = new Catalog(windowpane, config.limiters(), config.shadowLimiters(),
-        config.counters(), config.stats());
+        config.counters(), config.stats(), config.topKeys());
     this.auth = new Auth(config.tokens());
     this.onFailure = chain != null ? OnFailure.ERROR : config.engine().onFailure();
     if (chain != null) {

@@ -42,6 +42,13 @@ final class StatsApi {
     routes.get("/v1/stats/{stats}/summary", this::summary);
     routes.post("/v1/stats/{stats}/record-batch", this::recordBatch);
     routes.post("/v1/stats/{stats}/summary-batch", this::summaryBatch);
+    routes.get("/v1/stats/{stats}/top", this::top);
+  }
+
+  private void top(Context ctx) {
+    WindowStats stats = service.catalog().stats(ctx.pathParam("stats"));
+    TopKeysApi.Ask ask = TopKeysApi.ask(service, ctx, false);
+    TopKeysApi.reply(service, ctx, "stats", stats.name(), ask, stats.top(ask.n()));
   }
 
   private void list(Context ctx) {
