@@ -165,12 +165,14 @@ class DashboardBrowserIT {
 
     if (server.routes().contains("GET /v1/limiters/{limiter}/top")) {
       JsonNode top = http.get("/v1/limiters/demo/top?n=10&by=events").json().path("keys");
-      await("the top keys table has the API's rows",
-          d -> number(attribute("top-table", "data-rows")) == top.size());
-      List<WebElement> first = browser.findElements(By.cssSelector("#top-table tbody tr"))
-          .get(0).findElements(By.tagName("td"));
-      assertThat(first.get(0).getText()).isEqualTo(top.get(0).path("key").asText());
-      assertThat(first.get(1).getText()).isEqualTo(top.get(0).path("count").asText());
+      List<String> expected = new ArrayList<>();
+      for (JsonNode k : top) {
+        expected.add(k.path("key").asText() + " " + k.path("count").asText() + " "
+            + k.path("maxError").asText());
+      }
+      assertThat(expected).as("the traffic's five keys").hasSize(5);
+      await("the top keys table has the API's rows " + expected,
+          d -> expected.equals(topRows()));
     } else {
       awaitText("top-status", "not available (this service has no top keys)");
     }
@@ -223,6 +225,16 @@ class DashboardBrowserIT {
     assertThat(browser.findElement(By.id("token-form")).isDisplayed()).isFalse();
   }
 
+  /** The top keys table's rows, as "key count maxError". */
+  private static List<String> topRows() {
+    List<String> rows = new ArrayList<>();
+    for (WebElement tr : browser.findElements(By.cssSelector("#top-table tbody tr"))) {
+      List<WebElement> td = tr.findElements(By.tagName("td"));
+      rows.add(td.get(0).getText() + " " + td.get(1).getText() + " " + td.get(2).getText());
+    }
+    return rows;
+  }
+
   private static void acquire(Http http, String limiter, String key) {
     int status = http.post("/v1/limiters/" + limiter + "/acquire", "{\"key\":\"" + key + "\"}")
         .status();
@@ -245,6 +257,7 @@ class DashboardBrowserIT {
   private static void await(String what, Function<WebDriver, Boolean> condition) {
     new WebDriverWait(browser, WAIT).withMessage(what).ignoring(NumberFormatException.class)
         .ignoring(NullPointerException.class)
+        .ignoring(org.openqa.selenium.StaleElementReferenceException.class)
         .until(condition);
   }
 
