@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# interleaved before/after runs of the hot-key decide benchmark, 1 thread, 3 forks each
+set -u
+OPTS=(-f 3 -wi 2 -w 1s -i 3 -r 1s -t 1 -jvmArgsAppend "-Xms1g -Xmx1g")
+for round in 1 2 3; do
+  for cfg in "before:/tmp/top-before/windowpane-bench/target/benchmarks.jar:WINDOWPANE_PANES" \
+             "after:/tmp/top-after/windowpane-bench/target/benchmarks.jar:WINDOWPANE_PANES" \
+             "topkeys:/tmp/top-after/windowpane-bench/target/benchmarks.jar:WINDOWPANE_PANES_TOP_KEYS"; do
+    IFS=: read -r name jar impl <<< "$cfg"
+    echo "$(date -u +%H:%M:%S) load $(cut -d' ' -f1-3 /proc/loadavg) $name round $round" >> /tmp/top-jmh/load.log
+    java -jar "$jar" 'LocalDecideBenchmark.decide$' -p impl="$impl" -p scenario=ALLOWED "${OPTS[@]}" \
+        -rf json -rff "/tmp/top-jmh/$name-$round.json" > "/tmp/top-jmh/$name-$round.txt" 2>&1
+  done
+done
+echo finished >> /tmp/top-jmh/load.log
