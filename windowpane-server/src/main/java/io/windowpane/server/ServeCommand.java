@@ -56,6 +56,16 @@ final class ServeCommand implements Callable<Integer> {
           + "'Authorization: Bearer <token>' on /v1 and /metrics")
   Path tokenFile;
 
+  @Option(names = "--grpc-port", paramLabel = "PORT",
+      description = "also serve Envoy's rate limit service (gRPC, RLS v3) on this port, on the"
+          + " same host, with the rules of --rls-config (default: the file's rls, else off)")
+  Integer grpcPort;
+
+  @Option(names = "--rls-config", paramLabel = "PATH",
+      description = "envoyproxy/ratelimit rules: a YAML file or a directory of them"
+          + " (docs/envoy.md)")
+  Path rlsConfig;
+
   @Spec
   CommandSpec spec;
 
@@ -80,6 +90,12 @@ final class ServeCommand implements Callable<Integer> {
       }
       if (redis != null || etcd != null || fallback != null) {
         settings = settings.withEngines(redis, etcd, fallback != null);
+      }
+      if (grpcPort != null || rlsConfig != null) {
+        settings = settings.withRls(grpcPort, rlsConfig);
+      }
+      if (settings.rlsConfig().isPresent()) {
+        io.windowpane.server.internal.rls.RlsConfig.load(settings.rlsConfig().get());
       }
     } catch (ConfigException | IllegalArgumentException e) {
       err.println("windowpane: " + e.getMessage());
@@ -108,6 +124,8 @@ final class ServeCommand implements Callable<Integer> {
     }, "windowpane-shutdown"));
     out.println("windowpane " + Main.version() + " serving " + server.url() + " ("
         + summary(settings) + ")");
+    server.grpcPort().ifPresent(p -> out.println("envoy rate limit service (gRPC) on "
+        + served.host() + ":" + p + ", rules from " + served.rlsConfig().orElseThrow()));
     served.limiters().keySet().stream().findFirst().ifPresent(name -> out.println(
         "try: curl -s -w ' HTTP %{http_code}\\n'"
             + (served.tokens().isEmpty() ? "" : " -H 'Authorization: Bearer <token>'")

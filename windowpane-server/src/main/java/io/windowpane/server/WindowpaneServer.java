@@ -7,6 +7,8 @@ import io.windowpane.Windowpane;
 import io.windowpane.server.config.ServerConfig;
 import io.windowpane.server.internal.Service;
 import io.windowpane.server.internal.ServiceMetrics;
+import io.windowpane.server.internal.rls.RlsConfig;
+import io.windowpane.server.internal.rls.RlsServer;
 import io.windowpane.spi.Engine;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -31,10 +33,12 @@ public final class WindowpaneServer implements AutoCloseable {
   private final ServiceMetrics metrics;
   private final String host;
   private final List<String> routes;
+  private final RlsServer rls;
   private boolean closed;
 
   private WindowpaneServer(Javalin app, Windowpane windowpane, ServiceMetrics metrics,
-      String host, List<String> routes) {
+      String host, List<String> routes, RlsServer rls) {
+    this.rls = rls;
     this.app = app;
     this.windowpane = windowpane;
     this.metrics = metrics;
@@ -70,17 +74,47 @@ public final class WindowpaneServer implements AutoCloseable {
   private static WindowpaneServer start(ServerConfig config, Windowpane windowpane,
       Failover chain, MillisClock clock) {
     ServiceMetrics metrics = new ServiceMetrics();
+    RlsServer rls = null;
     try {
       List<String> routes = new CopyOnWriteArrayList<>();
       Javalin app = new Service(config, windowpane, chain, clock, metrics)
           .create(config.shutdownTimeout().toMillis(), routes);
-      app.start(config.host(), config.port());
-      return new WindowpaneServer(app, windowpane, metrics, config.host(), List.copyOf(routes));
+      if (config.grpcPort().isPresent()) {
+        rls = startRls(config, windowpane, metrics, clock);
+      }
+      try {
+        app.start(config.host(), config.port());
+      } catch (RuntimeException e) {
+        if (rls != null) {
+          rls.close();
+        }
+        throw e;
+      }
+      return new WindowpaneServer(app, windowpane, metrics, config.host(), List.copyOf(routes),
+          rls);
     } catch (RuntimeException e) {
       metrics.close();
       windowpane.close();
       throw e;
     }
+  }
+
+  /** The Envoy rate limit service of {@code config} on its gRPC port (docs/envoy.md). */
+  private static RlsServer startRls(ServerConfig config, Windowpane windowpane,
+      ServiceMetrics metrics, MillisClock clock) {
+    RlsConfig rules;
+    try {
+      rules = RlsConfig.load(config.rlsConfig().orElseThrow());
+    } catch (io.windowpane.config.ConfigException e) {
+      throw new IllegalArgumentException(e.getMessage(), e);
+    }
+    return RlsServer.start(config.host(), config.grpcPort().getAsInt(), rules.bind(windowpane),
+        windowpane, config.tokens(), metrics.registry(), clock, config.shutdownTimeout());
+  }
+
+  /** The gRPC port of the Envoy rate limit service, when it is on. */
+  public java.util.OptionalInt grpcPort() {
+    return rls == null ? java.util.OptionalInt.empty() : java.util.OptionalInt.of(rls.port());
   }
 
   /** The port it listens on (the free port chosen when the configuration said 0). */
@@ -112,6 +146,9 @@ public final class WindowpaneServer implements AutoCloseable {
     }
     closed = true;
     try {
+      if (rls != null) {
+        rls.close();
+      }
       app.stop();
     } finally {
       try {

@@ -48,6 +48,9 @@ final class ConfigDraft {
   Map<String, WindowSpec> counters = new LinkedHashMap<>();
   Map<String, StatsSpec> stats = new LinkedHashMap<>();
   String source;
+  /** The Envoy rate limit service (section rls): -1 for off. */
+  int grpcPort = -1;
+  java.nio.file.Path rlsConfig;
 
   /** Null when {@code host} can be listened on, else a problem completing "host ...". */
   static String hostProblem(String host) {

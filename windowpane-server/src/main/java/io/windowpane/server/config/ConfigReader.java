@@ -30,7 +30,7 @@ final class ConfigReader {
     Node root = YamlDocument.compose(yaml, file);
     Problems problems = new Problems(file);
     YamlMap top = YamlMap.fields(root, "", problems,
-        "server", "auth", "engine", "limiters", "counters", "stats");
+        "server", "auth", "engine", "limiters", "counters", "stats", "rls");
     ConfigDraft d = new ConfigDraft();
     d.source = file;
     if (top.has("server")) {
@@ -55,8 +55,31 @@ final class ConfigReader {
     if (top.has("stats")) {
       d.stats = windows.stats(YamlMap.names(top.value("stats"), "stats", problems));
     }
+    if (top.has("rls")) {
+      rls(YamlMap.fields(top.value("rls"), "rls", problems, "grpcPort", "config"),
+          top.keyNode("rls"), d, dir, problems);
+    }
     problems.throwIfAny();
     return new ServerConfig(d);
+  }
+
+  /** The Envoy rate limit service: its gRPC port and its rules (docs/envoy.md). */
+  private static void rls(YamlMap m, Node key, ConfigDraft d, Path dir, Problems problems) {
+    if (!m.has("grpcPort") || !m.has("config")) {
+      problems.at(key, "rls needs grpcPort and config (a file or directory of"
+          + " envoyproxy/ratelimit rules)");
+      return;
+    }
+    d.grpcPort = (int) m.integer("grpcPort", -1, 0, ConfigDraft.MAX_PORT);
+    String name = m.text("config", null);
+    if (name != null) {
+      try {
+        d.rlsConfig = dir == null ? Path.of(name) : dir.resolve(name);
+      } catch (InvalidPathException e) {
+        problems.at(m.value("config"), m.path("config") + " is not a valid path: "
+            + e.getMessage());
+      }
+    }
   }
 
   private static void server(YamlMap m, ConfigDraft d, Problems problems) {

@@ -64,6 +64,8 @@ public final class ServerConfig {
   private final Map<String, WindowSpec> counters;
   private final Map<String, StatsSpec> stats;
   private final String source;
+  private final int grpcPort;
+  private final Path rlsConfig;
 
   ServerConfig(ConfigDraft d) {
     this.host = d.host;
@@ -80,6 +82,8 @@ public final class ServerConfig {
     this.counters = Collections.unmodifiableMap(new LinkedHashMap<>(d.counters));
     this.stats = Collections.unmodifiableMap(new LinkedHashMap<>(d.stats));
     this.source = d.source;
+    this.grpcPort = d.grpcPort;
+    this.rlsConfig = d.rlsConfig;
   }
 
   /**
@@ -224,6 +228,49 @@ public final class ServerConfig {
   }
 
   /**
+   * The gRPC port of the Envoy rate limit service ({@code rls.grpcPort}, {@code --grpc-port};
+   * 0: any free port), on {@link #host()}; empty when the service is off (the default).
+   */
+  public java.util.OptionalInt grpcPort() {
+    return grpcPort < 0 ? java.util.OptionalInt.empty() : java.util.OptionalInt.of(grpcPort);
+  }
+
+  /**
+   * The envoyproxy/ratelimit rules of the rate limit service, a YAML file or a directory of them
+   * ({@code rls.config}, {@code --rls-config}); present whenever {@link #grpcPort()} is.
+   */
+  public Optional<Path> rlsConfig() {
+    return Optional.ofNullable(rlsConfig);
+  }
+
+  /**
+   * This configuration serving the Envoy rate limit service on {@code grpcPort}
+   * ({@code --grpc-port}) with the rules at {@code rules} ({@code --rls-config}); either may be
+   * null to keep the file's.
+   *
+   * @throws IllegalArgumentException unless {@code grpcPort} is 0 to 65535 and the result has
+   *     both a port and rules
+   */
+  public ServerConfig withRls(Integer grpcPort, Path rules) {
+    if (grpcPort != null && (grpcPort < 0 || grpcPort > ConfigDraft.MAX_PORT)) {
+      throw new IllegalArgumentException("grpc port (--grpc-port) must be 0 to "
+          + ConfigDraft.MAX_PORT + ", was " + grpcPort);
+    }
+    ConfigDraft d = draft();
+    if (grpcPort != null) {
+      d.grpcPort = grpcPort;
+    }
+    if (rules != null) {
+      d.rlsConfig = rules;
+    }
+    if (d.grpcPort < 0 || d.rlsConfig == null) {
+      throw new IllegalArgumentException("the rate limit service needs both --grpc-port (or"
+          + " rls.grpcPort) and --rls-config (or rls.config)");
+    }
+    return new ServerConfig(d);
+  }
+
+  /**
    * This configuration listening on {@code host} ({@code --host}).
    *
    * @throws IllegalArgumentException unless {@code host} is 1 to 253 characters with no spaces
@@ -343,6 +390,8 @@ public final class ServerConfig {
     d.counters.putAll(counters);
     d.stats.putAll(stats);
     d.source = source;
+    d.grpcPort = grpcPort;
+    d.rlsConfig = rlsConfig;
     return d;
   }
 

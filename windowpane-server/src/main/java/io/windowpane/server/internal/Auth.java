@@ -10,25 +10,25 @@ import java.util.List;
  * compared with every one of them in constant time ({@link MessageDigest#isEqual}), so neither
  * the timing nor a heap dump gives a token away. No tokens configured means no authentication.
  */
-final class Auth {
+public final class Auth {
 
   private static final String BEARER = "Bearer ";
 
   private final byte[][] digests;
 
-  Auth(List<String> tokens) {
+  public Auth(List<String> tokens) {
     digests = new byte[tokens.size()][];
     for (int i = 0; i < digests.length; i++) {
       digests[i] = sha256(tokens.get(i));
     }
   }
 
-  boolean enabled() {
+  public boolean enabled() {
     return digests.length > 0;
   }
 
   /** Whether the {@code Authorization} header value carries a configured token. */
-  boolean accepts(String authorization) {
+  public boolean accepts(String authorization) {
     if (authorization == null || !authorization.regionMatches(true, 0, BEARER, 0, 7)) {
       return false;
     }

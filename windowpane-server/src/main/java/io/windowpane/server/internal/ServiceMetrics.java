@@ -220,6 +220,11 @@ public final class ServiceMetrics implements AutoCloseable {
     return all;
   }
 
+  /** The registry, for the meters of the Envoy rate limit service (docs/envoy.md). */
+  public io.micrometer.core.instrument.MeterRegistry registry() {
+    return registry;
+  }
+
   /** The Prometheus text exposition of every meter. */
   String scrape() {
     return registry.scrape();

@@ -1,0 +1,294 @@
+package io.windowpane.server.internal.rls;
+
+import com.google.protobuf.Duration;
+import io.envoyproxy.envoy.config.core.v3.HeaderValue;
+import io.envoyproxy.envoy.extensions.common.ratelimit.v3.RateLimitDescriptor;
+import io.envoyproxy.envoy.extensions.common.ratelimit.v3.RateLimitDescriptor.Entry;
+import io.envoyproxy.envoy.service.ratelimit.v3.RateLimitRequest;
+import io.envoyproxy.envoy.service.ratelimit.v3.RateLimitResponse;
+import io.envoyproxy.envoy.service.ratelimit.v3.RateLimitResponse.Code;
+import io.envoyproxy.envoy.service.ratelimit.v3.RateLimitResponse.DescriptorStatus;
+import io.envoyproxy.envoy.service.ratelimit.v3.RateLimitServiceGrpc;
+import io.grpc.Status;
+import io.grpc.stub.StreamObserver;
+import io.windowpane.Decision;
+import io.windowpane.MillisClock;
+import io.windowpane.config.RateLimitHeaders;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+
+/*
+ * Design note. One ShouldRateLimit call: check the request (every refusal is a gRPC status
+ * before any engine call, so a refused request records nothing), match each descriptor to its
+ * rule (RlsMatch), drop the rules named by another match's `replaces`, then ask each matched
+ * rule's limiter for the descriptor's hits, all at once (the engine calls run concurrently; on
+ * Redis each is one FCALL), and answer when all have answered.
+ *
+ * Atomicity. Each descriptor's decision is windowpane's all-or-nothing tryAcquire on its rule's
+ * limiter: a denied descriptor records nothing. Across the descriptors of one request there is
+ * no transaction: windowpane's multi-limit quota is atomic across the limits of ONE key, and
+ * two descriptors are two keys (two rules). An allowed descriptor in a request that another
+ * descriptor denies keeps its hits, as envoyproxy/ratelimit does (it counts every descriptor,
+ * over the limit or not). docs/envoy.md says so.
+ *
+ * Threads. Nothing here blocks: the local engine answers inline, Redis answers on Lettuce's
+ * threads, and the reply is written from the last callback, so the gRPC server runs with a
+ * direct executor.
+ */
+final class RlsService implements RateLimitServiceGrpc.AsyncService {
+
+  /** Most descriptors in one request. */
+  static final int MAX_DESCRIPTORS = 64;
+  /** Most entries in one descriptor. */
+  static final int MAX_ENTRIES = 16;
+  /** Longest entry key or value, in characters. */
+  static final int MAX_TEXT = 1024;
+  /** {@code limit_remaining} of an unlimited descriptor: uint32's largest value. */
+  static final int UNLIMITED_REMAINING = (int) 0xFFFF_FFFFL;
+  /** A descriptor is near its limit when fewer than this share of its limit remains. */
+  static final double NEAR_LIMIT_RATIO = 0.8;
+
+  private final RlsConfig config;
+  private final RlsOverrides overrides;
+  private final RlsMetrics metrics;
+  private final MillisClock clock;
+
+  RlsService(RlsConfig config, RlsOverrides overrides, RlsMetrics metrics, MillisClock clock) {
+    this.config = config;
+    this.overrides = overrides;
+    this.metrics = metrics;
+    this.clock = clock;
+  }
+
+  @Override
+  public void shouldRateLimit(RateLimitRequest request,
+      StreamObserver<RateLimitResponse> reply) {
+    List<Check> checks;
+    try {
+      checks = checks(request);
+    } catch (RefusedException e) {
+      reply.onError(e.status.asRuntimeException());
+      return;
+    }
+    long now = clock.millis();
+    CompletableFuture<?>[] pending = new CompletableFuture<?>[checks.size()];
+    for (int i = 0; i < checks.size(); i++) {
+      pending[i] = checks.get(i).decide();
+    }
+    CompletableFuture.allOf(pending).whenComplete((ignored, failure) -> {
+      if (failure != null) {
+        Throwable cause = failure instanceof java.util.concurrent.CompletionException
+            && failure.getCause() != null ? failure.getCause() : failure;
+        reply.onError(Status.UNAVAILABLE.withDescription("the engine failed: " + cause)
+            .withCause(cause).asRuntimeException());
+        return;
+      }
+      try {
+        reply.onNext(response(checks, now));
+        reply.onCompleted();
+      } catch (RuntimeException e) {
+        reply.onError(Status.INTERNAL.withDescription(e.toString()).asRuntimeException());
+      }
+    });
+  }
+
+  /** What to decide for each descriptor, or a refusal naming the bad field. */
+  private List<Check> checks(RateLimitRequest request) throws RefusedException {
+    String domain = request.getDomain();
+    if (domain.isEmpty()) {
+      throw RefusedException.invalid("domain must not be empty");
+    }
+    int count = request.getDescriptorsCount();
+    if (count == 0 || count > MAX_DESCRIPTORS) {
+      throw RefusedException.invalid("descriptors must hold 1 to " + MAX_DESCRIPTORS
+          + " descriptors, was " + count);
+    }
+    RlsNode root = config.domain(domain);
+    if (root == null) {
+      throw new RefusedException(Status.NOT_FOUND.withDescription("unknown domain '"
+          + shorten(domain) + "'; configured: " + String.join(", ", config.domains())));
+    }
+    List<Check> checks = new ArrayList<>(count);
+    Set<String> replaced = new HashSet<>();
+    for (int i = 0; i < count; i++) {
+      RateLimitDescriptor d = request.getDescriptors(i);
+      String at = "descriptors[" + i + "]";
+      entries(d, at);
+      long hits = hits(request, d, at);
+      RlsMatch match = d.hasLimit() ? overrides.match(domain, d, at)
+          : RlsMatch.find(root, domain, d.getEntriesList());
+      if (match != null) {
+        replaced.addAll(match.rule().replaces());
+      }
+      checks.add(new Check(match, hits));
+    }
+    for (int i = 0; i < checks.size(); i++) {
+      RlsMatch m = checks.get(i).match;
+      if (m != null && !m.rule().name().isEmpty() && replaced.contains(m.rule().name())) {
+        checks.set(i, new Check(null, checks.get(i).hits));
+      }
+    }
+    return checks;
+  }
+
+  private static void entries(RateLimitDescriptor d, String at) throws RefusedException {
+    int n = d.getEntriesCount();
+    if (n == 0 || n > MAX_ENTRIES) {
+      throw RefusedException.invalid(at + ".entries must hold 1 to " + MAX_ENTRIES
+          + " entries, was " + n);
+    }
+    for (int j = 0; j < n; j++) {
+      Entry e = d.getEntries(j);
+      if (e.getKey().isEmpty() || e.getKey().length() > MAX_TEXT) {
+        throw RefusedException.invalid(at + ".entries[" + j + "].key must be 1 to " + MAX_TEXT
+            + " characters long, was " + e.getKey().length());
+      }
+      if (e.getValue().length() > MAX_TEXT) {
+        throw RefusedException.invalid(at + ".entries[" + j + "].value must be at most "
+            + MAX_TEXT + " characters long, was " + e.getValue().length());
+      }
+    }
+  }
+
+  /** The descriptor's {@code hits_addend}, else the request's, else 1. */
+  private static long hits(RateLimitRequest request, RateLimitDescriptor d, String at)
+      throws RefusedException {
+    if (d.hasHitsAddend()) {
+      long n = d.getHitsAddend().getValue();
+      if (n < 1 || n > 0xFFFF_FFFFL) {
+        throw RefusedException.invalid(at + ".hits_addend must be 1 to 4294967295, was "
+            + Long.toUnsignedString(n) + (n == 0 ? " (a check that counts nothing is not"
+            + " supported)" : ""));
+      }
+      return n;
+    }
+    return Math.max(1, Integer.toUnsignedLong(request.getHitsAddend()));
+  }
+
+  private RateLimitResponse response(List<Check> checks, long now) {
+    RateLimitResponse.Builder out = RateLimitResponse.newBuilder();
+    boolean over = false;
+    DescriptorStatus tightest = null;
+    for (Check c : checks) {
+      DescriptorStatus s = c.status(now);
+      metrics.count(c, s);
+      out.addStatuses(s);
+      boolean denied = s.getCode() == Code.OVER_LIMIT;
+      over |= denied;
+      if (s.hasCurrentLimit() && (tightest == null || tighter(s, tightest))) {
+        tightest = s;
+      }
+    }
+    out.setOverallCode(over ? Code.OVER_LIMIT : Code.OK);
+    if (tightest != null) {
+      out.addResponseHeadersToAdd(header("RateLimit-Limit",
+          Integer.toUnsignedString(tightest.getCurrentLimit().getRequestsPerUnit())));
+      out.addResponseHeadersToAdd(header("RateLimit-Remaining",
+          Integer.toUnsignedString(tightest.getLimitRemaining())));
+      Duration reset = tightest.getDurationUntilReset();
+      out.addResponseHeadersToAdd(header("RateLimit-Reset", Long.toString(
+          RateLimitHeaders.ceilSeconds(reset.getSeconds() * 1000 + reset.getNanos() / 1_000_000))));
+    }
+    return out.build();
+  }
+
+  /** Denied before allowed, then the fewer remaining. */
+  private static boolean tighter(DescriptorStatus a, DescriptorStatus b) {
+    boolean aOver = a.getCode() == Code.OVER_LIMIT;
+    boolean bOver = b.getCode() == Code.OVER_LIMIT;
+    if (aOver != bOver) {
+      return aOver;
+    }
+    return Integer.toUnsignedLong(a.getLimitRemaining())
+        < Integer.toUnsignedLong(b.getLimitRemaining());
+  }
+
+  private static HeaderValue header(String name, String value) {
+    return HeaderValue.newBuilder().setKey(name).setValue(value).build();
+  }
+
+  private static String shorten(String s) {
+    return s.length() <= 64 ? s : s.substring(0, 64) + "...";
+  }
+
+  /** One descriptor: its match (null: no rule applies), its hits, then its decision. */
+  static final class Check {
+    final RlsMatch match;
+    final long hits;
+    Decision decision;
+    /** Denied without asking the engine: more hits than the limit, or a limit of 0. */
+    boolean overWithoutEngine;
+
+    Check(RlsMatch match, long hits) {
+      this.match = match;
+      this.hits = hits;
+    }
+
+    CompletableFuture<?> decide() {
+      if (match == null || match.rule().unlimited()) {
+        return CompletableFuture.completedFuture(null);
+      }
+      RlsRule rule = match.rule();
+      if (rule.limiter() == null || hits > rule.requestsPerUnit()) {
+        overWithoutEngine = true;
+        return CompletableFuture.completedFuture(null);
+      }
+      try {
+        return rule.limiter().tryAcquireAsync(match.counterKey(), hits).toCompletableFuture()
+            .thenAccept(d -> decision = d);
+      } catch (RuntimeException e) {
+        return CompletableFuture.failedFuture(e);
+      }
+    }
+
+    /** Whether the limit said no (shadow mode then still answers OK). */
+    boolean overLimit() {
+      return overWithoutEngine || decision != null && !decision.allowed();
+    }
+
+    DescriptorStatus status(long now) {
+      DescriptorStatus.Builder s = DescriptorStatus.newBuilder().setCode(Code.OK);
+      if (match == null) {
+        return s.build();
+      }
+      RlsRule rule = match.rule();
+      if (rule.unlimited()) {
+        return s.setLimitRemaining(UNLIMITED_REMAINING).build();
+      }
+      s.setCurrentLimit(RateLimitResponse.RateLimit.newBuilder()
+          .setName(rule.name())
+          .setRequestsPerUnit((int) rule.requestsPerUnit())
+          .setUnit(rule.unit()));
+      long remaining = decision != null ? decision.remaining() : 0;
+      s.setLimitRemaining((int) Math.min(remaining, 0xFFFF_FFFFL));
+      long untilReset;
+      if (overLimit()) {
+        untilReset = decision != null ? decision.retryAfterMillis()
+            : RlsRule.length(rule.unit()).toMillis();
+      } else {
+        untilReset = RateLimitHeaders.resetMillis(rule.limiter().quota(), now);
+      }
+      s.setDurationUntilReset(Duration.newBuilder().setSeconds(untilReset / 1000)
+          .setNanos((int) (untilReset % 1000) * 1_000_000));
+      s.setCode(overLimit() && !rule.shadow() ? Code.OVER_LIMIT : Code.OK);
+      return s.build();
+    }
+  }
+
+  /** A request refused before any engine call, with its gRPC status. */
+  static final class RefusedException extends Exception {
+    final Status status;
+
+    RefusedException(Status status) {
+      super(status.getDescription(), null, false, false);
+      this.status = status;
+    }
+
+    static RefusedException invalid(String message) {
+      return new RefusedException(Status.INVALID_ARGUMENT.withDescription(message));
+    }
+  }
+}
