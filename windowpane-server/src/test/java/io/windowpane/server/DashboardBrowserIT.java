@@ -28,6 +28,8 @@ import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.chrome.ChromeDriverService;
 import org.openqa.selenium.chrome.ChromeOptions;
+import org.openqa.selenium.logging.LogEntry;
+import org.openqa.selenium.logging.LogType;
 import org.openqa.selenium.support.ui.WebDriverWait;
 
 /**
@@ -43,7 +45,7 @@ import org.openqa.selenium.support.ui.WebDriverWait;
  */
 class DashboardBrowserIT {
 
-  static final Duration WAIT = Duration.ofSeconds(20);
+  static final Duration WAIT = Duration.ofSeconds(30);
   static final Path SCREENSHOT = Path.of("../docs/img/dashboard.png");
 
   static final String CONFIG = String.join("\n",
@@ -88,6 +90,7 @@ class DashboardBrowserIT {
         "--no-first-run", "--disable-background-networking", "--disable-component-update",
         "--disable-sync", "--disable-dev-shm-usage", "--window-size=1400,1250",
         "--user-data-dir=" + profile.toAbsolutePath());
+    options.setCapability("goog:loggingPrefs", java.util.Map.of(LogType.BROWSER, "ALL"));
     browser = new ChromeDriver(driverService, options);
   }
 
@@ -208,6 +211,22 @@ class DashboardBrowserIT {
     assertThat(Double.parseDouble(quantiles[1].replace(",", ""))).isCloseTo(
         summary.path("quantiles").path("0.99").asDouble(), org.assertj.core.data.Offset.offset(
             0.001));
+    assertThat(scriptErrors()).as("script errors and refused content in the console").isEmpty();
+  }
+
+  /**
+   * The console's errors but those of requests answered with an error status (the page shows
+   * those itself): a script exception or a Content-Security-Policy refusal would be here.
+   */
+  private static List<String> scriptErrors() {
+    List<String> errors = new ArrayList<>();
+    for (LogEntry entry : browser.manage().logs().get(LogType.BROWSER)) {
+      if (entry.getLevel().intValue() >= java.util.logging.Level.SEVERE.intValue()
+          && !entry.getMessage().contains("Failed to load resource")) {
+        errors.add(entry.getMessage());
+      }
+    }
+    return errors;
   }
 
   @Test
