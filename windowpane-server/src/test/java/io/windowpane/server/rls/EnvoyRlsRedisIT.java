@@ -1,0 +1,120 @@
+package io.windowpane.server.rls;
+
+import static io.windowpane.server.rls.RlsClient.d;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.envoyproxy.envoy.service.ratelimit.v3.RateLimitResponse;
+import io.envoyproxy.envoy.service.ratelimit.v3.RateLimitResponse.Code;
+import io.grpc.Status;
+import io.grpc.StatusRuntimeException;
+import io.windowpane.server.WindowpaneServer;
+import io.windowpane.server.config.ServerConfig;
+import io.windowpane.testkit.redis.RedisServer;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import org.assertj.core.api.Assertions;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The Envoy rate limit service on the Redis engine, against a real redis-server started by the
+ * testkit. Rules of a day, so Redis's clock moving during the test changes nothing.
+ */
+class EnvoyRlsRedisIT {
+
+  static WindowpaneServer serve(RedisServer redis) throws Exception {
+    String yaml = EnvoyRlsTest.config(EnvoyRlsTest.rules(), String.join("\n",
+        "engine:", "  type: redis", "  redis:", "    uri: " + redis.uri(),
+        "    timeout: 2s", "    connectTimeout: 2s"));
+    return WindowpaneServer.start(ServerConfig.parse(yaml, "redis.yaml"));
+  }
+
+  @Test
+  void matchingRules_hitsAddend_andBadRequests_onRedis() throws Exception {
+    try (RedisServer redis = RedisServer.start();
+        WindowpaneServer server = serve(redis);
+        RlsClient rls = new RlsClient(server.grpcPort().getAsInt())) {
+      for (int i = 1; i <= 5; i++) {
+        assertThat(rls.call("messaging", d("message_type=marketing", "to_number=1"))
+            .getStatuses(0).getLimitRemaining()).isEqualTo(5 - i);
+      }
+      RateLimitResponse two = rls.call("messaging",
+          d("message_type=marketing", "to_number=1"), d("to_number=1"));
+      assertThat(two.getOverallCode()).isEqualTo(Code.OVER_LIMIT);
+      assertThat(two.getStatuses(0).getCode()).isEqualTo(Code.OVER_LIMIT);
+      assertThat(two.getStatuses(0).getDurationUntilReset().getSeconds()).isBetween(1L, 86_400L);
+      assertThat(two.getStatuses(1).getLimitRemaining()).isEqualTo(99);
+
+      // hits_addend 40 then 60 fill the 100 exactly; one more is over and records nothing.
+      assertThat(rls.call(RlsClient.request("messaging", 40, d("to_number=2")))
+          .getStatuses(0).getLimitRemaining()).isEqualTo(60);
+      assertThat(rls.call(RlsClient.request("messaging", 60, d("to_number=2")))
+          .getOverallCode()).isEqualTo(Code.OK);
+      RateLimitResponse over = rls.call("messaging", d("to_number=2"));
+      assertThat(over.getOverallCode()).isEqualTo(Code.OVER_LIMIT);
+      assertThat(over.getStatuses(0).getLimitRemaining()).isZero();
+
+      // replaces and unlimited on Redis.
+      assertThat(rls.call("example7", d("key_1=value_1", "user=u"),
+          d("key_2=value_2", "user=bkthomps")).getStatuses(1).getCurrentLimit()
+          .getRequestsPerUnit()).isEqualTo(10);
+      assertThat(rls.call("edge_proxy_per_ip", d("ldap=x")).getOverallCode())
+          .isEqualTo(Code.OK);
+
+      Assertions.assertThatThrownBy(() -> rls.call("nope", d("a=b")))
+          .isInstanceOfSatisfying(StatusRuntimeException.class,
+              e -> assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.NOT_FOUND));
+    }
+  }
+
+  @Test
+  void concurrentCallers_exactlyTheLimitIsAllowed_onRedis() throws Exception {
+    try (RedisServer redis = RedisServer.start();
+        WindowpaneServer server = serve(redis)) {
+      int threads = 4;
+      int callsEach = 30; // 120 calls at a limit of 100 a day
+      ExecutorService pool = Executors.newFixedThreadPool(threads);
+      List<Future<Integer>> allowed = new ArrayList<>();
+      try {
+        for (int t = 0; t < threads; t++) {
+          allowed.add(pool.submit(() -> {
+            int ok = 0;
+            try (RlsClient rls = new RlsClient(server.grpcPort().getAsInt())) {
+              for (int i = 0; i < callsEach; i++) {
+                if (rls.call("messaging", d("to_number=shared")).getOverallCode() == Code.OK) {
+                  ok++;
+                }
+              }
+            }
+            return ok;
+          }));
+        }
+        int total = 0;
+        for (Future<Integer> f : allowed) {
+          total += f.get(60, TimeUnit.SECONDS);
+        }
+        assertThat(total).isEqualTo(100);
+      } finally {
+        pool.shutdownNow();
+      }
+    }
+  }
+
+  @Test
+  void redisDown_isUnavailable_neverAHang() throws Exception {
+    RedisServer redis = RedisServer.start();
+    try (WindowpaneServer server = serve(redis);
+        RlsClient rls = new RlsClient(server.grpcPort().getAsInt())) {
+      assertThat(rls.call("messaging", d("to_number=3")).getOverallCode()).isEqualTo(Code.OK);
+      redis.close();
+      long start = System.nanoTime();
+      Assertions.assertThatThrownBy(() -> rls.call("messaging", d("to_number=3")))
+          .isInstanceOfSatisfying(StatusRuntimeException.class,
+              e -> assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.UNAVAILABLE));
+      assertThat(System.nanoTime() - start).isLessThan(TimeUnit.SECONDS.toNanos(8));
+    }
+  }
+}
