@@ -1,6 +1,7 @@
 #!lua name=windowpane
 --[[
-  windowpane function library, version 6 (layout format 1; histogram layout format 2).
+  windowpane function library, version 7 (layout format 3 for panes and weighted windows,
+  format 1 for logs, exact windows, locks and replay markers; histogram layout format 2).
 
   The protocol (function names, KEYS, ARGV, replies, error strings) is documented in
   docs/redis-protocol.md; any Redis client can call these functions with FCALL and get the
@@ -16,11 +17,15 @@
   7), never through Lua's own 14-digit tostring.
 
   Layouts, all keys of one logical key sharing the caller's hash tag:
-    panes     one hash: v (format), e (logical expiry, ms), h (newest pane), c (sum of live
-              panes) and one field per live pane, named by its ring slot (pane mod P).
-              Panes leaving the window are removed (HDEL) by the call that moves h past them.
-    weighted  one hash: v, e, w (index of the current fixed window), a (its count), b (the
-              previous window's count).
+    panes     (format 3, version 7) one hash: v (format), h (newest pane written), o (sum of
+              the live panes older than h), e (the expiry last set, ms) and one field per
+              live pane, named by its ring slot (pane mod P). Only writes move h; the write
+              that moves it zeroes the slots of the panes that left. See "panes" below.
+    weighted  (format 3) one hash: v, w (index of the newest fixed window written), a (its
+              count), b (the previous window's count), e (logical expiry, (w + 2) W).
+    Format 1 (versions 1 to 6) kept e (logical expiry) and c (sum of all live panes) in the
+    panes hash and moved h on reads; a format 1 key is rewritten as format 3 by the first call
+    that finds it (upgradePanes, upgradeWeighted), so no window restarts at the upgrade.
     log       a sorted set of accepted events (score = time, member = "seq:count", unique) and
               a meta hash: v, e, s (sequence), c (sum of the set's counts), o (oldest score).
               Entries leaving the window are removed by the next call.
@@ -47,9 +52,14 @@
 
   Cost. Each redis.call costs about 0.5-0.7 us on top of its command (Redis builds a client call
   and converts the reply), so the functions keep calls few: a window already at its current pane
-  (the common case) is decided by one HMGET and one HSET after TIME, without building window
-  objects (the "hot path"); a window that moves on writes its head, sum and expiry in that same
-  HSET; PEXPIRE runs once per pane (panes), fixed window (weighted) or millisecond (log).
+  (the common case) is decided by one HMGET of four fields and one HINCRBY after TIME, without
+  building window objects (the "hot path"); a window that moves on writes its head, older sum,
+  zeroed slots and expiry in one HSET; PEXPIRE runs at most every other pane (panes), once per
+  fixed window (weighted) or per millisecond (log). Version 7: the layout above (format 3), the
+  arguments of a window spec and of a limit checked once per library load (a cache by their
+  text), a denial that writes nothing and reads no pane when the older panes cannot free enough
+  (a burst that filled the limit in the current pane), else all the panes it may need in one
+  HMGET (up to 16), and a log write that sets only the meta fields that change.
   Version 6: wp_take answers an allowed decision with a bare integer (an array reply costs
   ~0.5 us), a single limit on the hot path builds no Lua table, and a denial reads the panes
   (the log's entries) oldest first in small pieces, since a denied stream usually needs only
@@ -68,8 +78,9 @@
   docs/benchmarks.md.
 ]]
 
-local VERSION = 6
-local FORMAT = '1'
+local VERSION = 7
+local FORMAT = '1' -- log, exact windows, locks, replay markers
+local PFORMAT = '3' -- panes and weighted (version 7; format 1 keys are rewritten on first use)
 local HFORMAT = '2' -- histograms: format 1 (no window aggregate) never shipped
 local TWO52 = 4503599627370496
 local MAX_GRACE = 366 * 24 * 3600 * 1000
@@ -87,6 +98,27 @@ local function int(value, what, lo, hi)
   if x == nil or x % 1 ~= 0 or x < lo or x > hi then
     fail('WPARGS', what .. ' must be an integer in [' .. fmt(lo) .. ', ' .. fmt(hi) .. '], was '
       .. tostring(value))
+  end
+  return x
+end
+
+-- Validated arguments by their text (version 7): a window spec or a limit seen before is not
+-- parsed and checked again (each tonumber of an argument cost ~0.15 us on the server). The
+-- caches live as long as the library (FUNCTION LOAD; under EVAL, one call) and hold at most
+-- MAX_CACHED entries in all; beyond, arguments are checked every time.
+local MAX_CACHED = 4096
+local nCached = 0
+local WINDOWS, PANES, COUNTS, LIMITS = {}, {}, {}, {}
+
+local function cached(cache, value, what, lo, hi)
+  local x = cache[value]
+  if x then
+    return x
+  end
+  x = int(value, what, lo, hi)
+  if nCached < MAX_CACHED then
+    cache[value] = x
+    nCached = nCached + 1
   end
   return x
 end
@@ -181,160 +213,233 @@ local function checkFormat(v, key, expected)
   end
 end
 
--- ---- panes -----------------------------------------------------------------------------
+-- ---- panes (format 3) ------------------------------------------------------------------
+--
+-- One hash: v = '3', h = the newest pane written (floor(t / r) of the last write), o = the sum
+-- of the live panes older than h, e = the expiry last set by PEXPIRE (ms, without the caller's
+-- grace), and one field per pane (h - P, h], named by its ring slot (pane mod P), holding its
+-- count (absent or 0: none).
+--
+-- Invariants. Only a write moves h, and the write that moves h to a pane c leaves e >= (c + P) r,
+-- the instant pane c leaves the window: so a call that finds h at its own pane has nothing to
+-- expire and records with one HINCRBY of its slot (o does not change within a pane). The key is
+-- live while floor(now / r) - h < P (its logical expiry, (h + P + 1) r, as in format 1). A write
+-- that moves h past panes zeroes their slots in the same HSET, so a slot either holds its pane of
+-- (h - P, h] or 0, and the hash never holds more than P + 4 fields. PEXPIRE sets (c + P + 1) r,
+-- which also covers a write in pane c + 1: it runs at most every other pane.
+--
+-- A read or a denial writes nothing: a call finding h behind its pane works out the panes that
+-- left and the new o from what it read, and leaves the hash as it was; a key whose panes have
+-- all left is deleted by the next write, not by the read. (Panes.load writes only to rewrite a
+-- format 1 key; Panes:record and nothing else writes format 3.)
 
 local Panes = {}
 Panes.__index = Panes
 
--- f: the reply of HMGET key v e h c <cur's slot>, if the caller already has it
+-- Format 1 (library version 6 and before: v e h c and the slots, e the logical expiry) rewritten
+-- in place as format 3; returns the HMGET v h o <slot> reply of the key as it now is, or nil if
+-- the key held nothing live any more (then it is deleted). The newest pane written is the one of
+-- e ((h_w + P + 1) r); a format-1 read may have moved h past it, over panes that are all empty,
+-- so format 3's h is h_w.
+local function upgradePanes(key, now, r, p, slot)
+  local f = redis.call('HMGET', key, 'e', 'c')
+  local e, c = tonumber(f[1]), tonumber(f[2])
+  local h = floordiv(e, r) - p - 1
+  if e <= now or floordiv(now, r) - h >= p then
+    redis.call('DEL', key)
+    return nil
+  end
+  local hs = h - floordiv(h, p) * p
+  local o = c - (tonumber(redis.call('HGET', key, hs)) or 0)
+  redis.call('HSET', key, 'v', PFORMAT, 'h', h, 'o', o)
+  redis.call('HDEL', key, 'c')
+  return redis.call('HMGET', key, 'v', 'h', 'o', slot)
+end
+
+-- f: the reply of HMGET key v h o <cur's slot>, if the caller already has it
 function Panes.load(key, now, w, p, f)
   local r = w / p
   local cur = floordiv(now, r)
   local slot = cur - floordiv(cur, p) * p
-  f = f or redis.call('HMGET', key, 'v', 'e', 'h', 'c', slot)
-  checkFormat(f[1], key)
-  local s = setmetatable({key = key, now = now, r = r, p = p, cur = cur, c = 0, current = 0,
-    e = false, fresh = false, dirty = false, stale = false}, Panes)
+  f = f or redis.call('HMGET', key, 'v', 'h', 'o', slot)
+  local s = setmetatable({key = key, now = now, r = r, p = p, cur = cur, h = false, o = 0,
+    current = 0, e = false, move = true, zero = false}, Panes)
+  if f[1] == '1' then
+    f = upgradePanes(key, now, r, p, slot)
+    if not f then
+      return s
+    end
+  end
   if not f[1] then
-    s.fresh, s.c, s.current = true, 0, 0
     return s
   end
-  local h, c = tonumber(f[3]), tonumber(f[4])
-  if tonumber(f[2]) <= now or cur - h >= p then
-    -- expired, or every pane has left: the same as absent
-    redis.call('DEL', key)
-    s.fresh, s.c, s.current = true, 0, 0
+  checkFormat(f[1], key, PFORMAT)
+  local h, o = tonumber(f[2]), tonumber(f[3])
+  if cur - h >= p then -- every pane has left: the same as absent (deleted by a write)
+    s.dead = true
     return s
   end
-  s.e = tonumber(f[2])
-  if cur < h then
+  s.h = h
+  if cur == h then
+    s.o, s.current, s.move = o, tonumber(f[4]) or 0, false
+  elseif cur < h then
     -- the caller's clock lags behind the newest pane: act at the newest pane (stricter)
-    s.cur = h
+    s.cur, s.o, s.move = h, o, false
     s.current = tonumber(redis.call('HGET', key, h - floordiv(h, p) * p)) or 0
-  elseif cur == h then
-    s.current = tonumber(f[5]) or 0
   else
-    -- panes (h - p, cur - p] leave the window now. The newest of them, cur - p, sits in cur's
-    -- slot, read above; the write of this call reuses that slot. Older ones are read and deleted.
-    c = c - (tonumber(f[5]) or 0)
-    s.stale = f[5] and true or false
-    local fields = {}
+    -- panes (h - p, cur - p] leave now, and h becomes an older pane. The newest leaving one,
+    -- cur - p, sits in cur's slot (read above: the write puts cur's count there); the slots of
+    -- the others are read, and zeroed by the write.
+    local fields, zero = {h - floordiv(h, p) * p, 'e'}, {}
     for q = h - p + 1, cur - p - 1 do
-      fields[#fields + 1] = q - floordiv(q, p) * p
+      local z = q - floordiv(q, p) * p
+      fields[#fields + 1] = z
+      zero[#zero + 1] = z
     end
-    if #fields > 0 then
-      local values = redis.call('HMGET', key, unpack(fields))
-      for i = 1, #values do
-        c = c - (tonumber(values[i]) or 0)
-      end
-      redis.call('HDEL', key, unpack(fields))
+    local values = redis.call('HMGET', key, unpack(fields))
+    o = o + (tonumber(values[1]) or 0) - (tonumber(f[4]) or 0)
+    for i = 3, #values do
+      o = o - (tonumber(values[i]) or 0)
     end
-    s.dirty = true -- h, c and cur's slot are written by record or flush
-    s.current = 0
+    s.o, s.e, s.zero = o, tonumber(values[2]) or false, zero
   end
-  s.c = c
   return s
 end
 
 function Panes:count()
-  return self.c
+  return self.o + self.current
 end
 
 function Panes:countWith(n)
-  return self.c + n
+  return self.o + self.current + n
 end
 
 function Panes:record(n)
   local cur, p, r = self.cur, self.p, self.r
-  local expiry = (cur + p + 1) * r -- the last pane written leaves at (cur + p) * r
   local slot = cur - floordiv(cur, p) * p
-  if self.e == expiry then
-    redis.call('HSET', self.key, slot, self.current + n, 'c', self.c + n, 'h', cur)
-  else -- the first write in this pane (or ever): the expiry moves on
-    redis.call('HSET', self.key, slot, self.current + n, 'c', self.c + n, 'h', cur, 'e', expiry,
-      'v', FORMAT)
-    pexpire(self.key, expiry - self.now)
-    self.e = expiry
-  end
-  self.c = self.c + n
   self.current = self.current + n
-  self.dirty = false
-  return self.c
+  if not self.move then
+    redis.call('HINCRBY', self.key, slot, n)
+    return self.o + self.current
+  end
+  if self.dead then
+    redis.call('DEL', self.key)
+    self.dead = false
+  end
+  local args = {slot, self.current, 'h', cur, 'o', self.o}
+  if not self.h then
+    args[7], args[8] = 'v', PFORMAT
+  end
+  local zero = self.zero
+  for i = 1, zero and #zero or 0 do
+    args[#args + 1] = zero[i]
+    args[#args + 1] = 0
+  end
+  local expire = not self.e or self.e < (cur + p) * r
+  if expire then
+    self.e = (cur + p + 1) * r
+    args[#args + 1] = 'e'
+    args[#args + 1] = self.e
+  end
+  redis.call('HSET', self.key, unpack(args))
+  if expire then
+    pexpire(self.key, self.e - self.now)
+  end
+  self.h, self.move, self.zero = cur, false, false
+  return self.o + self.current
 end
 
--- writes what load changed when nothing was recorded: the new head and sum, cur's slot reset
+-- nothing to write: a call that records nothing leaves the hash as it was
 function Panes:flush()
-  if self.dirty then
-    local slot = self.cur - floordiv(self.cur, self.p) * self.p
-    if self.stale then
-      redis.call('HSET', self.key, 'h', self.cur, 'c', self.c, slot, 0)
-    else
-      redis.call('HSET', self.key, 'h', self.cur, 'c', self.c)
-    end
-    self.dirty = false
-  end
 end
+
+-- Panes read for a denial's retry-after in one HMGET up to this many; beyond, the oldest few
+-- first (a stream denied at a steady rate needs only the oldest one or two).
+local RETRY_READ = 16
 
 -- smallest d >= 0 after which count + n <= limit (the oldest panes leave first)
 function Panes:retryAfter(n, limit)
-  local need = self.c + n - limit
+  local need = self.o + self.current + n - limit
   if need <= 0 then
     return 0
   end
   local cur, p, r = self.cur, self.p, self.r
   local untilPane = cur * r - self.now -- <= 0 unless the caller lags
-  -- Panes k = 1..p, oldest first (pane cur - p + k). A denied stream usually needs only the
-  -- oldest pane or two (each HMGET field costs ~0.25 us on the server), so they are read first
-  -- and the rest only if they do not drop enough. cur's own value is known: its slot may still
-  -- hold the pane that just left.
-  local dropped, k, size = 0, 1, 2
-  while k < p do
-    local last = math.min(p - 1, k + size - 1)
-    local values
-    if self.fresh then
-      values = {}
-    else
-      local fields = {}
-      for q = cur - p + k, cur - p + last do
-        fields[#fields + 1] = q - floordiv(q, p) * p
-      end
-      values = redis.call('HMGET', self.key, unpack(fields))
+  if need > self.o then
+    return untilPane + p * r -- the older panes do not hold enough: pane cur must leave too
+  end
+  -- Panes k = 1..p - 1, oldest first (pane cur - p + k, leaving at (cur + k) r). Only panes up
+  -- to h are stored; a slot of a pane in (h, cur) holds a pane that has left.
+  local last = math.min(p - 1, self.h - cur + p)
+  local dropped, k = 0, 1
+  local size = last <= RETRY_READ and last or 4
+  while k <= last do
+    local upto = math.min(last, k + size - 1)
+    local fields = {}
+    for q = cur - p + k, cur - p + upto do
+      fields[#fields + 1] = q - floordiv(q, p) * p
     end
-    for m = k, last do
+    local values = redis.call('HMGET', self.key, unpack(fields))
+    for m = k, upto do
       dropped = dropped + (tonumber(values[m - k + 1]) or 0)
       if dropped >= need then
         return untilPane + m * r
       end
     end
-    k, size = last + 1, p
+    k, size = upto + 1, p
   end
-  return untilPane + p * r -- pane cur leaves last
+  return untilPane + p * r -- not reached while o is the sum of those panes
 end
 
--- ---- weighted --------------------------------------------------------------------------
+-- ---- weighted (format 3) ---------------------------------------------------------------
+--
+-- One hash: v = '3', w = the index of the newest fixed window written (floor(t / W)), a = its
+-- count, b = the count of window w - 1, e = its logical expiry (w + 2) W (written for readers;
+-- the functions derive it from w). Only a write moves w, and the write that moves it sets the
+-- expiry: a call that finds w at its own window records with one HINCRBY of a. Count at t in
+-- window k = w: a + ceil(b * (W - elapsed) / W); in window w + 1: the same with a = 0, b = a.
 
 local Weighted = {}
 Weighted.__index = Weighted
 
--- f: the reply of HMGET key v e w a b, if the caller already has it
+-- Format 1 rewritten in place as format 3 (see upgradePanes); f: HMGET v w a b. Format 1 let a
+-- replay move w to a window holding nothing yet (e = (w + 1) W): format 3's w is then w - 1.
+local function upgradeWeighted(key, now, w, f)
+  local e = tonumber(redis.call('HGET', key, 'e'))
+  if e <= now then
+    redis.call('DEL', key)
+    return {false}
+  end
+  local k0, a, b = tonumber(f[2]), f[3], f[4]
+  if e < (k0 + 2) * w then
+    k0, a, b = k0 - 1, b, 0
+  end
+  redis.call('HSET', key, 'v', PFORMAT, 'w', k0, 'a', a, 'b', b)
+  return {PFORMAT, k0, a, b}
+end
+
+-- f: the reply of HMGET key v w a b, if the caller already has it
 function Weighted.load(key, now, w, f)
   local k = floordiv(now, w)
-  f = f or redis.call('HMGET', key, 'v', 'e', 'w', 'a', 'b')
-  checkFormat(f[1], key)
-  local s = setmetatable({key = key, now = now, w = w, k = k, a = 0, b = 0, e = false,
-    fresh = false}, Weighted)
-  if not f[1] or tonumber(f[2]) <= now then
-    if f[1] then
-      redis.call('DEL', key)
-    end
-    s.fresh = true
+  f = f or redis.call('HMGET', key, 'v', 'w', 'a', 'b')
+  if f[1] == '1' then
+    f = upgradeWeighted(key, now, w, f)
+  end
+  local s = setmetatable({key = key, now = now, w = w, k = k, a = 0, b = 0, move = true,
+    fresh = true}, Weighted)
+  if not f[1] then
     return s
   end
-  s.e = tonumber(f[2])
-  local k0, a, b = tonumber(f[3]), tonumber(f[4]), tonumber(f[5])
+  checkFormat(f[1], key, PFORMAT)
+  local k0, a, b = tonumber(f[2]), tonumber(f[3]), tonumber(f[4])
+  if k - k0 >= 2 then -- both windows have left: the same as absent (deleted by a write)
+    s.dead = true
+    return s
+  end
+  s.fresh = false
   if k <= k0 then
-    s.k, s.a, s.b = k0, a, b -- a lagging caller acts in the newest window
-  elseif k == k0 + 1 then
+    s.k, s.a, s.b, s.move = k0, a, b, false -- a lagging caller acts in the newest window
+  else
     s.a, s.b = 0, a
   end
   return s
@@ -362,14 +467,23 @@ function Weighted:countWith(n)
 end
 
 function Weighted:record(n)
-  local expiry = (self.k + 2) * self.w
   self.a = self.a + n
-  if self.e == expiry then
-    redis.call('HSET', self.key, 'w', self.k, 'a', self.a, 'b', self.b)
-  else -- the first write in this fixed window (or ever): the expiry moves on
-    redis.call('HSET', self.key, 'w', self.k, 'a', self.a, 'b', self.b, 'e', expiry, 'v', FORMAT)
+  if not self.move then
+    redis.call('HINCRBY', self.key, 'a', n)
+  else
+    local expiry = (self.k + 2) * self.w
+    if self.dead then
+      redis.call('DEL', self.key)
+      self.dead = false
+    end
+    if self.fresh then
+      redis.call('HSET', self.key, 'w', self.k, 'a', self.a, 'b', self.b, 'e', expiry, 'v',
+        PFORMAT)
+    else
+      redis.call('HSET', self.key, 'w', self.k, 'a', self.a, 'b', self.b, 'e', expiry)
+    end
     pexpire(self.key, expiry - self.now)
-    self.e = expiry
+    self.move, self.fresh = false, false
   end
   return self:count()
 end
@@ -415,6 +529,8 @@ local function entryCount(member)
   return tonumber(string.match(member, ':(%d+)$'))
 end
 
+local LEAVING = 7 -- the log's entries read at once beyond the ones that left (ZRANGE 0 LEAVING)
+
 function Log.load(key, meta, now, w)
   local f = redis.call('HMGET', meta, 'v', 'e', 's', 'c', 'o')
   checkFormat(f[1], meta)
@@ -431,13 +547,29 @@ function Log.load(key, meta, now, w)
   s.o = tonumber(f[5]) or false
   local cutoff = now - w -- entries at or before it have left (t - w, t]
   if s.o and s.o <= cutoff then
-    local gone = redis.call('ZRANGEBYSCORE', key, '-inf', cutoff)
-    for i = 1, #gone do
-      s.c = s.c - entryCount(gone[i])
+    -- version 7: the oldest entries and the first one left after them in one read (a steady
+    -- stream loses one or two per call); more than LEAVING have left: read them all
+    local oldest = redis.call('ZRANGE', key, 0, LEAVING, 'WITHSCORES')
+    s.o = false
+    for i = 1, #oldest, 2 do
+      local at = tonumber(oldest[i + 1])
+      if at > cutoff then
+        s.o = at
+        break
+      end
+      s.c = s.c - entryCount(oldest[i])
+    end
+    if not s.o and #oldest > 2 * LEAVING then
+      s.c = tonumber(f[4])
+      local gone = redis.call('ZRANGEBYSCORE', key, '-inf', cutoff)
+      for i = 1, #gone do
+        s.c = s.c - entryCount(gone[i])
+      end
+      local first = redis.call('ZRANGEBYSCORE', key, '(' .. fmt(cutoff), '+inf', 'WITHSCORES',
+        'LIMIT', 0, 1)
+      s.o = tonumber(first[2]) or false
     end
     redis.call('ZREMRANGEBYSCORE', key, '-inf', cutoff)
-    local oldest = redis.call('ZRANGE', key, 0, 0, 'WITHSCORES')
-    s.o = tonumber(oldest[2]) or false
     s.dirty = true -- c and o are written by record or flush
   end
   return s
@@ -459,10 +591,19 @@ function Log:record(n, at)
   self.c = self.c + n
   redis.call('ZADD', self.key, at, fmt(self.seq) .. ':' .. fmt(n))
   local expiry = math.max(self.e or at, at + self.w + 1)
-  if not self.o or at < self.o then
-    self.o = at
+  if self.fresh then -- version 7: only the fields that change
+    self.o, self.fresh = at, false
+    redis.call('HSET', self.meta, 's', self.seq, 'c', self.c, 'e', expiry, 'o', at, 'v', FORMAT)
+  elseif self.dirty or not self.o or at < self.o then -- the oldest entry changed
+    if not self.o or at < self.o then
+      self.o = at
+    end
+    redis.call('HSET', self.meta, 's', self.seq, 'c', self.c, 'e', expiry, 'o', self.o)
+  elseif self.e ~= expiry then
+    redis.call('HSET', self.meta, 's', self.seq, 'c', self.c, 'e', expiry)
+  else
+    redis.call('HSET', self.meta, 's', self.seq, 'c', self.c)
   end
-  redis.call('HSET', self.meta, 's', self.seq, 'c', self.c, 'e', expiry, 'o', self.o, 'v', FORMAT)
   self.dirty = false
   if self.e ~= expiry then
     pexpire(self.key, expiry - now)
@@ -516,8 +657,8 @@ local MAX_WINDOW = 366 * 24 * 3600 * 1000
 -- keys[k..]; returns the loaded window, the next arg index and the next key index.
 local function window(keys, k, args, i, now, f)
   local algorithm = args[i]
-  local w = int(args[i + 1], 'window', 1, MAX_WINDOW)
-  local p = int(args[i + 2], 'panes', 1, 4096)
+  local w = cached(WINDOWS, args[i + 1], 'window', 1, MAX_WINDOW)
+  local p = cached(PANES, args[i + 2], 'panes', 1, 4096)
   if algorithm == 'p' then
     if w % p ~= 0 then
       fail('WPARGS', 'panes must divide the window, was ' .. fmt(p) .. ' of ' .. fmt(w))
@@ -547,48 +688,41 @@ end
 -- ---- the hot path of one panes or weighted window --------------------------------------
 --
 -- Most calls find their key live and already at the current pane (weighted: fixed window), so
--- nothing moves on: one HMGET and one HSET decide, without building window objects. Any other
--- case runs the general code with the HMGET reply already read. On the hot path the functions
--- return the count before the call and what hotRecord needs (no closure: nothing to allocate);
--- otherwise nil and the loaded window.
+-- nothing moves on: one HMGET of four fields and one HINCRBY decide, without building window
+-- objects. Any other case runs the general code with the HMGET reply already read. On the hot
+-- path the functions return the count before the call and the field that hotRecord increments
+-- (no closure: nothing to allocate); otherwise nil and the loaded window.
 
 local function hotPanes(key, now, w, p)
   local r = w / p
   local cur = floordiv(now, r)
   local slot = cur - floordiv(cur, p) * p
-  local f = redis.call('HMGET', key, 'v', 'e', 'h', 'c', slot)
-  -- hot: at the current pane, and its expiry already set by a write in this pane (a read that
-  -- moved the head on writes no expiry)
-  if f[1] == FORMAT and tonumber(f[3]) == cur and tonumber(f[2]) == (cur + p + 1) * r then
-    local c = tonumber(f[4])
-    return c, slot, tonumber(f[5]) or 0, f
+  local f = redis.call('HMGET', key, 'v', 'h', 'o', slot)
+  -- hot: at the current pane, whose first write set the expiry (format 3's invariant)
+  if f[1] == PFORMAT and tonumber(f[2]) == cur then
+    return tonumber(f[3]) + (tonumber(f[4]) or 0), slot, f
   end
   return nil, Panes.load(key, now, w, p, f)
 end
 
 local function hotWeighted(key, now, w)
   local k = floordiv(now, w)
-  local f = redis.call('HMGET', key, 'v', 'e', 'w', 'a', 'b')
-  if f[1] == FORMAT and tonumber(f[3]) == k and tonumber(f[2]) == (k + 2) * w then
-    local a, b = tonumber(f[4]), tonumber(f[5])
+  local f = redis.call('HMGET', key, 'v', 'w', 'a', 'b')
+  if f[1] == PFORMAT and tonumber(f[2]) == k then
+    local b = tonumber(f[4])
     local previous = 0
     if b > 0 then
       local q, rem = muldiv(b, w - (now - k * w), w)
       previous = rem > 0 and q + 1 or q
     end
-    return a + previous, 'a', a, f
+    return tonumber(f[3]) + previous, 'a', f
   end
   return nil, Weighted.load(key, now, w, f)
 end
 
--- records n on the hot path; returns the count after. Panes: field = cur's slot (a number),
--- value = its count, and the sum c (= before) goes along; weighted: field 'a', value = a.
-local function hotRecord(key, before, field, value, n)
-  if field == 'a' then
-    redis.call('HSET', key, 'a', value + n)
-  else
-    redis.call('HSET', key, field, value + n, 'c', before + n)
-  end
+-- records n on the hot path: field is cur's slot (panes) or 'a' (weighted); returns the count
+local function hotRecord(key, before, field, n)
+  redis.call('HINCRBY', key, field, n)
   return before + n
 end
 
@@ -599,8 +733,8 @@ local function hot(key, args, i, now)
   if algorithm ~= 'p' and algorithm ~= 'w' then
     return nil
   end
-  local w = int(args[i + 1], 'window', 1, MAX_WINDOW)
-  local p = int(args[i + 2], 'panes', 1, 4096)
+  local w = cached(WINDOWS, args[i + 1], 'window', 1, MAX_WINDOW)
+  local p = cached(PANES, args[i + 2], 'panes', 1, 4096)
   if algorithm == 'w' then
     return hotWeighted(key, now, w)
   end
@@ -652,9 +786,9 @@ EXPORTS.wp_add = function(keys, args)
   local now = now_ms(args[1])
   local n = int(args[2], 'n', 1, 2147483647)
   checkKeys(keys, keyCount(args[3]))
-  local before, field, value = hot(keys[1], args, 3, now)
+  local before, field = hot(keys[1], args, 3, now)
   if before then
-    return hotRecord(keys[1], before, field, value, n)
+    return hotRecord(keys[1], before, field, n)
   end
   local win = field or window(keys, 1, args, 3, now)
   return win:record(n)
@@ -672,23 +806,23 @@ end
 -- The decision of wp_take and wp_acquire: a number, the remaining room, when allowed; the
 -- array {0, remaining, index of the denying limit (1-based), retry after ms} when denied.
 --
--- The lean path (version 6). A single panes or weighted limit found at its current pane is
--- decided by TIME, one HMGET and one HSET with no Lua table built but the HMGET reply: every
--- table (window objects, the per-limit state, the reply array) and every extra argument check
--- showed in the server's microseconds per call. A quota of several such limits keeps one small
--- table per limit. Anything else (a log window, a window that moves on, a denial) runs the
+-- The lean path (version 6; version 7: HMGET of four fields, HINCRBY, arguments checked once).
+-- A single panes or weighted limit found at its current pane is decided by TIME, one HMGET and
+-- one HINCRBY with no Lua table built but the HMGET reply: every table (window objects, the
+-- per-limit state, the reply array) and every extra argument check showed in the server's
+-- microseconds per call. A quota of several such limits keeps one small table per limit. Anything else (a log window, a window that moves on, a denial) runs the
 -- general code from the HMGET replies already read, so no key is read twice.
 local function acquire(keys, args)
   local now = now_ms(args[1])
-  local n = int(args[2], 'permits', 1, TWO52)
-  local count = int(args[3], 'limits', 1, 8)
+  local n = cached(COUNTS, args[2], 'permits', 1, TWO52)
+  local count = cached(LIMITS, args[3], 'limits', 1, 8)
   local limits, windows = {}, {}
   if #keys == count and count == 1 then
-    local limit = int(args[7], 'limit', 1, TWO52)
-    local before, field, value, f = hot(keys[1], args, 4, now)
+    local limit = cached(COUNTS, args[7], 'limit', 1, TWO52)
+    local before, field, f = hot(keys[1], args, 4, now)
     if before then
       if before + n <= limit then
-        return limit - hotRecord(keys[1], before, field, value, n)
+        return limit - hotRecord(keys[1], before, field, n)
       end
       windows[1] = window(keys, 1, args, 4, now, f)
     elseif field then
@@ -708,7 +842,7 @@ local function acquire(keys, args)
     local i, k = 4, 1
     for j = 1, count do
       windows[j], i, k = window(keys, k, args, i, now)
-      limits[j] = int(args[i], 'limit', 1, TWO52)
+      limits[j] = cached(COUNTS, args[i], 'limit', 1, TWO52)
       i = i + 1
     end
     return decide(windows, limits, n)
@@ -717,10 +851,10 @@ local function acquire(keys, args)
   local hots, allHot, fits = {}, true, true
   for j = 1, count do
     local i = 4 + (j - 1) * 4
-    limits[j] = int(args[i + 3], 'limit', 1, TWO52)
-    local before, field, value, f = hot(keys[j], args, i, now)
+    limits[j] = cached(COUNTS, args[i + 3], 'limit', 1, TWO52)
+    local before, field, f = hot(keys[j], args, i, now)
     if before then
-      hots[j] = {before, field, value, f}
+      hots[j] = {before, field, f}
       fits = fits and before + n <= limits[j]
     else
       hots[j] = false
@@ -732,13 +866,13 @@ local function acquire(keys, args)
     local remaining = TWO52
     for j = 1, count do
       local h = hots[j]
-      remaining = math.min(remaining, limits[j] - hotRecord(keys[j], h[1], h[2], h[3], n))
+      remaining = math.min(remaining, limits[j] - hotRecord(keys[j], h[1], h[2], n))
     end
     return remaining
   end
   for j = 1, count do
     if hots[j] then -- the general code, from the HMGET reply already read
-      windows[j] = window(keys, j, args, 4 + (j - 1) * 4, now, hots[j][4])
+      windows[j] = window(keys, j, args, 4 + (j - 1) * 4, now, hots[j][3])
     end
   end
   return decide(windows, limits, n)
@@ -774,7 +908,17 @@ EXPORTS.wp_holds = function(keys, args)
   for j = 0, count - 1 do
     local algorithm = args[3 + j * 3]
     local holder = algorithm == 'l' and keys[k + 1] or keys[k]
-    local e = tonumber(redis.call('HGET', holder, 'e'))
+    local f = redis.call('HMGET', holder, 'v', 'e', 'h', 'w')
+    local e = tonumber(f[2])
+    if f[1] == PFORMAT then -- panes, weighted: the logical expiry follows from the head
+      local w = int(args[4 + j * 3], 'window', 1, MAX_WINDOW)
+      if algorithm == 'w' then
+        e = (tonumber(f[4]) + 2) * w
+      else
+        local p = int(args[5 + j * 3], 'panes', 1, 4096)
+        e = (tonumber(f[3]) + p + 1) * (w / p)
+      end
+    end
     if e and e > now then
       return 1
     end
@@ -1430,106 +1574,61 @@ local function mark(marker, now, reach)
   pexpire(marker, reach)
 end
 
--- Each window kind: at(...) reads (no write) and says whether the window holds t; apply(s, now,
--- n) records n at t. Layouts and invariants are those of the live functions above.
+-- Each window kind: at(...) reads and says whether the window holds t; apply(s, now, n) records
+-- n at t. Layouts and invariants are those of the live functions above. (at may delete a key
+-- holding nothing live, or rewrite a format 1 key as format 3: neither changes an answer.)
 
 -- panes: the pane of t, pt, held while pt > (newest pane) - P, where the newest pane is now's
 -- or, for a caller whose clock lags, the head h
 local function panesAt(key, now, t, w, p)
-  local r = w / p
-  local s = {key = key, p = p, r = r, pt = floordiv(t, r), h = false, c = 0, e = false,
-    dead = false}
-  local cur = floordiv(now, r)
-  local f = redis.call('HMGET', key, 'v', 'e', 'h', 'c')
-  checkFormat(f[1], key)
-  if f[1] then
-    local e, h = tonumber(f[2]), tonumber(f[3])
-    -- live, some pane still in the window now, and some still in it once the head is at pt
-    if e > now and cur - h < p and s.pt - h < p then
-      s.e, s.h, s.c = e, h, tonumber(f[4])
-    else
-      s.dead = true -- the same as absent: replaced
-    end
-  end
-  s.holds = s.pt > math.max(cur, s.h or cur) - p
+  local s = Panes.load(key, now, w, p)
+  s.pt, s.w = floordiv(t, s.r), w
+  s.holds = s.pt > s.cur - p
   return s
 end
 
 local function panesApply(s, now, n)
-  local key, p, r, pt = s.key, s.p, s.r, s.pt
-  local h, c = s.h, s.c
-  if not h then
+  local pt, p = s.pt, s.p
+  if pt == s.cur then
+    s:record(n) -- now's pane (or a lagging caller's head), as wp_add
+  elseif s.h and pt <= s.h then
+    -- a stored pane (h - P < pt <= h): its slot holds it; the head and expiry stay
+    redis.call('HINCRBY', s.key, pt - floordiv(pt, p) * p, n)
+    if pt < s.h then
+      redis.call('HINCRBY', s.key, 'o', n)
+    end
+  else
+    -- newer than the head, older than now's pane: the head moves on to pt, as wp_add at t
     if s.dead then
-      redis.call('DEL', key)
+      redis.call('DEL', s.key)
     end
-    h, c = pt, 0
-  end
-  local slot = pt - floordiv(pt, p) * p
-  local value
-  if pt > h then
-    -- the head moves on to pt, as wp_add at t would: panes (h - p, pt - p] leave, pt's slot
-    -- (pane pt - p) among them
-    local fields = {}
-    for q = h - p + 1, pt - p do
-      fields[#fields + 1] = q - floordiv(q, p) * p
-    end
-    local values = redis.call('HMGET', key, unpack(fields))
-    for i = 1, #values do
-      c = c - (tonumber(values[i]) or 0)
-    end
-    redis.call('HDEL', key, unpack(fields))
-    h, value = pt, n
-  else
-    -- pane pt is stored (h - p < pt <= h): its slot holds it or nothing
-    value = (tonumber(redis.call('HGET', key, slot)) or 0) + n
-  end
-  local expiry = (pt + p + 1) * r -- as wp_add at t; never earlier than the expiry already set
-  if s.e and s.e >= expiry then
-    redis.call('HSET', key, slot, value, 'c', c + n, 'h', h)
-  else
-    redis.call('HSET', key, slot, value, 'c', c + n, 'h', h, 'e', expiry, 'v', FORMAT)
-    pexpire(key, expiry - now)
+    local at = Panes.load(s.key, pt * s.r, s.w, p)
+    at.now = now -- the TTL counts from now
+    at:record(n)
   end
 end
 
 -- weighted: t's fixed window kt, held while kt is the current fixed window k or the previous
 local function weightedAt(key, now, t, w)
-  local s = {key = key, w = w, kt = floordiv(t, w), k = floordiv(now, w), a = 0, b = 0,
-    e = false, dead = false}
-  local f = redis.call('HMGET', key, 'v', 'e', 'w', 'a', 'b')
-  checkFormat(f[1], key)
-  if f[1] then
-    if tonumber(f[2]) > now then
-      local k0 = tonumber(f[3])
-      s.e = tonumber(f[2])
-      if s.k <= k0 then
-        s.k, s.a, s.b = k0, tonumber(f[4]), tonumber(f[5]) -- a lagging caller: the newest
-      elseif s.k == k0 + 1 then
-        s.b = tonumber(f[4])
-      end
-    else
-      s.dead = true
-    end
-  end
+  local s = Weighted.load(key, now, w)
+  s.kt = floordiv(t, w)
   s.holds = s.kt >= s.k - 1
   return s
 end
 
 local function weightedApply(s, now, n)
-  if s.dead then
-    redis.call('DEL', s.key)
-  end
-  local a, b = s.a, s.b
-  if s.kt >= s.k then
-    a = a + n
+  if s.kt == s.k then
+    s:record(n) -- now's window (or a lagging caller's newest), as wp_add
+  elseif not s.move then
+    redis.call('HINCRBY', s.key, 'b', n) -- the stored window is k: kt is its previous
+  elseif not s.fresh then
+    redis.call('HINCRBY', s.key, 'a', n) -- the stored window is kt itself
   else
-    b = b + n
-  end
-  local expiry = (s.kt + 2) * s.w
-  if s.e and s.e >= expiry then
-    redis.call('HSET', s.key, 'w', s.k, 'a', a, 'b', b)
-  else
-    redis.call('HSET', s.key, 'w', s.k, 'a', a, 'b', b, 'e', expiry, 'v', FORMAT)
+    local expiry = (s.kt + 2) * s.w
+    if s.dead then
+      redis.call('DEL', s.key)
+    end
+    redis.call('HSET', s.key, 'w', s.kt, 'a', n, 'b', 0, 'e', expiry, 'v', PFORMAT)
     pexpire(s.key, expiry - now)
   end
 end
@@ -1563,6 +1662,14 @@ EXPORTS.wp_replay = function(keys, args)
     local algorithm = args[i]
     local w = int(args[i + 1], 'window', 1, MAX_WINDOW)
     local p = int(args[i + 2], 'panes', 1, 4096)
+    if algorithm == 'l' then
+      checkFormat(redis.call('HGET', keys[k + 1], 'v'), keys[k + 1])
+    else -- every key's format before the first write
+      local v = redis.call('HGET', keys[k], 'v')
+      if v ~= '1' then
+        checkFormat(v, keys[k], PFORMAT)
+      end
+    end
     if algorithm == 'p' then
       if w % p ~= 0 then
         fail('WPARGS', 'panes must divide the window, was ' .. fmt(p) .. ' of ' .. fmt(w))
@@ -1759,6 +1866,11 @@ EXPORTS.wp_unlock = function(keys, args)
   return 1
 end
 
+-- Adding a function: its code in the section of its kind (a read-only limiter answer next to
+-- wp_count and acquire, reading through Panes.load / Weighted.load, which write nothing for a
+-- format 3 key, and never calling record; a new kind of state, such as a per-pane sketch, in a
+-- section and key of its own with its own format, like the histograms), then its name below:
+-- NAMES, or READ_ONLY when it writes nothing (FCALL_RO, replicas). Raise VERSION.
 local NAMES = {'wp_version', 'wp_add', 'wp_count', 'wp_acquire', 'wp_take', 'wp_holds',
   'wp_record', 'wp_xrecord', 'wp_lock', 'wp_renew', 'wp_unlock', 'wp_replay', 'wp_replay_record',
   'wp_replay_xrecord'}
