@@ -41,9 +41,9 @@ BENCH="windowpane-bench/target/benchmarks.jar"
 CONFIG=windowpane-bench/server-load/bench.yaml
 RULES=windowpane-bench/server-load/rls/bench.yaml
 HOT=windowpane-bench/server-load/acquire-hot.lua
-commit="$(git rev-parse --short HEAD)"
+commit="${WINDOWPANE_COMMIT:-$(git rev-parse --short HEAD 2>/dev/null || echo unknown)}"
 mkdir -p windowpane-bench/results
-OUT="windowpane-bench/results/rls-load-$(date -u +%Y%m%d-%H%M)$([[ $smoke -eq 1 ]] && echo -smoke).txt"
+OUT="windowpane-bench/results/rls-load-$(date -u +%Y%m%d-%H%M)$([[ $smoke -eq 1 ]] && echo -smoke || true).txt"
 : >"$OUT"
 SERVER_PID="" REDIS_PID="" REDIS_DIR=""
 cleanup() {
@@ -55,7 +55,7 @@ trap cleanup EXIT
 say() { echo "$*" | tee -a "$OUT"; }
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
 
-say "# windowpane Envoy RLS (gRPC) and HTTP load test$([[ $smoke -eq 1 ]] && echo ' (SMOKE)')"
+say "# windowpane Envoy RLS (gRPC) and HTTP load test$([[ $smoke -eq 1 ]] && echo ' (SMOKE)' || true)"
 say "date: $(date -u '+%Y-%m-%d %H:%M:%S') UTC; command: windowpane-bench/run-rls-load.sh $*"
 say "code: $commit; jar: $JAR (built $(date -u -r "$JAR" '+%Y-%m-%d %H:%M') UTC)"
 say "machine: nproc $(nproc); $(lscpu | sed -n 's/^Model name: *//p' | head -1); $(free -g | awk '/^Mem:/{print $2}') GiB; $(java -version 2>&1 | head -1); $(redis-server --version | cut -d' ' -f1-3)"
