@@ -6,7 +6,6 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -117,7 +116,7 @@ public final class EtcdCluster implements AutoCloseable {
       int[] ports = ServerProcess.freePorts(2 * MEMBERS);
       for (int i = 0; i < MEMBERS; i++) {
         members.add(new Member("m" + i, ports[2 * i], ports[2 * i + 1],
-            Files.createTempDirectory("windowpane-etcd-cluster-")));
+            ServerProcess.scratchDirectory("windowpane-etcd-cluster-")));
       }
       StringBuilder initial = new StringBuilder();
       for (Member m : members) {

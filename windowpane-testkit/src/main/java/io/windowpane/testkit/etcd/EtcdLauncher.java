@@ -8,7 +8,6 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -80,7 +79,7 @@ final class EtcdLauncher {
       int[] ports = ServerProcess.freePorts(2);
       int clientPort = ports[0];
       int peerPort = ports[1];
-      dir = Files.createTempDirectory("windowpane-etcd-");
+      dir = ServerProcess.scratchDirectory("windowpane-etcd-");
       String clientUrl = "http://" + HOST + ":" + clientPort;
       String peerUrl = "http://" + HOST + ":" + peerPort;
       List<String> command = List.of(binary.toString(), "--name", "default",

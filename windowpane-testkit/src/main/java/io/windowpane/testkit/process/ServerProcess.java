@@ -53,6 +53,31 @@ public final class ServerProcess {
     }
   }
 
+  /** Memory-backed file system where fsync is free; used for server data when it has room. */
+  private static final Path MEMORY_FS = Path.of("/dev/shm");
+  private static final long MEMORY_FS_MIN_FREE = 1L << 30; // 1 GiB
+
+  /**
+   * A new private directory for a server's data. On Linux it lies in {@code /dev/shm} (memory)
+   * when that is writable and has at least 1 GiB free, otherwise in the default temporary
+   * directory. A server's data there survives the server's own kill and restart, as on disk;
+   * only durability across a machine crash is lost, which no test exercises. It matters for
+   * etcd, whose every commit waits for fsyncs: about 2 ms each on this project's VM disk against
+   * 0.05 ms in memory ({@code dd oflag=dsync}, 4 KiB blocks).
+   */
+  public static Path scratchDirectory(String prefix) throws IOException {
+    if (Files.isDirectory(MEMORY_FS) && Files.isWritable(MEMORY_FS)) {
+      try {
+        if (Files.getFileStore(MEMORY_FS).getUsableSpace() >= MEMORY_FS_MIN_FREE) {
+          return Files.createTempDirectory(MEMORY_FS, prefix);
+        }
+      } catch (IOException e) {
+        // fall through to the default temporary directory
+      }
+    }
+    return Files.createTempDirectory(prefix);
+  }
+
   /**
    * Registers a JVM shutdown hook that {@link #stop stops} the process and deletes {@code dir};
    * returns it for {@link #removeHook}.
