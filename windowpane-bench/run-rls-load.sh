@@ -7,7 +7,7 @@
 # Usage, from anywhere in the repository, after
 #   mvn -q -B -DskipTests -pl windowpane-server,windowpane-bench -am package:
 #
-#     windowpane-bench/run-rls-load.sh             # about 12 minutes on 2 cores
+#     windowpane-bench/run-rls-load.sh             # about 15 minutes on 2 cores
 #     windowpane-bench/run-rls-load.sh --smoke     # about 1.5 minutes: a check, not figures
 #
 # For each engine (local, then Redis on a redis-server of the script's own on a free loopback
@@ -21,6 +21,8 @@
 #   grpc-two    RlsLoad --threads 32 --scenario two     two descriptors per call
 #   grpc-over   RlsLoad --threads 32 --scenario over    100 per second: nearly all OVER_LIMIT
 #
+# Each RlsLoad run is a new JVM: it first calls for WARMUP seconds (5; 2) unmeasured, so its own
+# gRPC client code is compiled before the measured DURATION; wrk needs no warm-up of its own.
 # 32 connections for wrk and 32 caller threads for gRPC: both are closed loops with 32 requests
 # in flight. Output: every raw line, the machine, load averages and the code commit in
 # windowpane-bench/results/rls-load-<UTC yyyymmdd-HHMM>[-smoke].txt, and at the end the median
@@ -104,7 +106,7 @@ run_engine() { # engine, extra serve options
   for round in $(seq "$ROUNDS"); do
     http_run "$engine" "$round" "$DURATION" 1
     for s in hot spread two over; do
-      grpc_run "$engine" "$round" "$s" "$DURATION" 1 1
+      grpc_run "$engine" "$round" "$s" "$DURATION" "$WARMUP" 1
     done
   done
   stop_server
