@@ -51,11 +51,16 @@ public class PaneRingLincheckTest {
     return ring.reserve(time(pane), n, LIMIT) != Window.DENIED;
   }
 
+  /**
+   * 12,000 invocations (was 50,000: 240-870 s of the test command). At this size it still fails,
+   * within 120-170 s at load 12-25, on a ring whose decisions skip the closed-pane check and on
+   * one whose older-panes sum is read without closing those panes (both checked by hand).
+   */
   @Test
   void modelChecking() {
     new LinChecker(PaneRingLincheckTest.class, new ModelCheckingOptions()
-        .iterations(50)
-        .invocationsPerIteration(1_000)
+        .iterations(30)
+        .invocationsPerIteration(400)
         .threads(3)
         .actorsPerThread(3)
         .actorsBefore(3)
