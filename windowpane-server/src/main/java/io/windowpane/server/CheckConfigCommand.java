@@ -25,7 +25,13 @@ final class CheckConfigCommand implements Callable<Integer> {
   public Integer call() {
     try {
       ServerConfig config = ServerConfig.load(file);
-      spec.commandLine().getOut().println(file + ": valid; " + ServeCommand.summary(config));
+      String rls = "";
+      if (config.rlsConfig().isPresent()) { // Envoy's rate limit service: its rules too
+        rls = "; rls domains " + String.join(", ", io.windowpane.server.internal.rls.RlsConfig
+            .load(config.rlsConfig().get()).domains());
+      }
+      spec.commandLine().getOut().println(file + ": valid; " + ServeCommand.summary(config)
+          + rls);
       return 0;
     } catch (ConfigException e) {
       spec.commandLine().getErr().println(e.getMessage());
