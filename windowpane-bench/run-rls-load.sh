@@ -7,7 +7,7 @@
 # Usage, from anywhere in the repository, after
 #   mvn -q -B -DskipTests -pl windowpane-server,windowpane-bench -am package:
 #
-#     windowpane-bench/run-rls-load.sh             # about 15 minutes on 2 cores
+#     windowpane-bench/run-rls-load.sh             # about 10 minutes on 2 cores
 #     windowpane-bench/run-rls-load.sh --smoke     # about 1.5 minutes: a check, not figures
 #
 # For each engine (local, then Redis on a redis-server of the script's own on a free loopback
