@@ -111,6 +111,11 @@ final class FaultyEngine implements Engine {
       public CompletionStage<Void> replayAsync(String key, long n, long atMillis, String id) {
         return call(true, () -> replay(storeName, key, n, atMillis, id, () -> s.add(key, n)));
       }
+
+      @Override
+      public java.util.Optional<List<io.windowpane.TopKey>> topKeys(int n) {
+        return read(() -> s.topKeys(n));
+      }
     };
   }
 
@@ -138,12 +143,28 @@ final class FaultyEngine implements Engine {
           String id) {
         return call(true, () -> replay(storeName, key, permits, atMillis, id, () -> { }));
       }
+
+      @Override
+      public java.util.Optional<io.windowpane.Decision> peek(String key, long permits) {
+        return read(() -> s.peek(key, permits));
+      }
+
+      @Override
+      public java.util.Optional<List<io.windowpane.TopKey>> topKeys(int n, boolean denied) {
+        return read(() -> s.topKeys(n, denied));
+      }
     };
   }
 
   @Override
   public StatsStore statsStore(String storeName, StatsSpec spec) {
     return local.statsStore(storeName, spec);
+  }
+
+  /** A blocking read through the fault switch (a failure surfaces as an exception). */
+  private <T> T read(java.util.function.Supplier<T> op) {
+    return call(false, () -> CompletableFuture.completedFuture(op.get()))
+        .toCompletableFuture().join();
   }
 
   private CompletionStage<Void> replay(String store, String key, long n, long atMillis,

@@ -1,7 +1,10 @@
 package io.windowpane.internal.failover;
 
+import io.windowpane.TopKey;
 import io.windowpane.spi.CounterStore;
 import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 
 /** A counter over a chain: adds to the first UP member, counts from the first readable one. */
@@ -59,6 +62,12 @@ final class FailoverCounterStore extends MemberStores<CounterStore> implements C
   @Override
   public CompletionStage<List<Long>> countAllAsync(List<String> keys) {
     return read(i -> stores[i].countAllAsync(keys));
+  }
+
+  /** The first readable member's top keys (empty when its engine cannot rank keys). */
+  @Override
+  public Optional<List<TopKey>> topKeys(int n) {
+    return Chain.join(read(i -> CompletableFuture.completedFuture(stores[i].topKeys(n))));
   }
 
   /** Whether the first readable member holds state for the key. */

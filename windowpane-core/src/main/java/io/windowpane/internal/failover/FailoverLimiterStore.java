@@ -5,10 +5,12 @@ import io.windowpane.Failover.Health;
 import io.windowpane.Limit;
 import io.windowpane.OnFailure;
 import io.windowpane.Quota;
+import io.windowpane.TopKey;
 import io.windowpane.WindowpaneException;
 import io.windowpane.spi.LimiterStore;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 
@@ -19,6 +21,10 @@ import java.util.concurrent.CompletionStage;
  * request larger than a scaled limit is denied without asking them (it could never fit there),
  * with a retryAfter of that limit's window. Allowed permits from any member but the first are
  * journaled for replay. When no member answers, the chain's OnFailure policy answers.
+ *
+ * Peek goes where a decision would go (the first UP member) and is stamped the same way; top
+ * keys come from the first readable member, so after a failover they are that member's: the
+ * fallback's sketch holds only what it saw itself.
  */
 final class FailoverLimiterStore extends MemberStores<LimiterStore> implements LimiterStore {
 
@@ -138,6 +144,25 @@ final class FailoverLimiterStore extends MemberStores<LimiterStore> implements L
     Decision d = policy == OnFailure.ALLOW ? Decision.allowed(0)
         : Decision.denied(0, quota.limits().get(0), LAST_RESORT_RETRY_MILLIS);
     return d.answeredBy("none", true);
+  }
+
+  /**
+   * What {@link #tryAcquire} would answer now, asked of the member that would decide it (empty
+   * when that member's engine cannot peek); a failing member falls through as a decision does.
+   */
+  @Override
+  public Optional<Decision> peek(String key, long permits) {
+    return Chain.join(chain.<Optional<Decision>>route(true, 0, i -> {
+      Decision tooLarge = tooLarge(i, permits);
+      return CompletableFuture.completedFuture(
+          tooLarge != null ? Optional.of(tooLarge) : stores[i].peek(key, permits));
+    }, null).thenApply(a -> a.value().map(d -> stamp(a.member(), d))));
+  }
+
+  /** The first readable member's top keys (empty when its engine cannot rank keys). */
+  @Override
+  public Optional<List<TopKey>> topKeys(int n, boolean denied) {
+    return Chain.join(read(i -> CompletableFuture.completedFuture(stores[i].topKeys(n, denied))));
   }
 
   @Override

@@ -2,8 +2,11 @@ package io.windowpane.internal.failover;
 
 import io.windowpane.Failover.Health;
 import io.windowpane.Summary;
+import io.windowpane.TopKey;
 import io.windowpane.spi.StatsStore;
 import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 
 /** Statistics over a chain: records to the first UP member, summaries from the first readable. */
@@ -46,6 +49,12 @@ final class FailoverStatsStore extends MemberStores<StatsStore> implements Stats
   @Override
   public CompletionStage<List<Summary>> summaryAllAsync(List<String> keys) {
     return read(i -> stores[i].summaryAllAsync(keys));
+  }
+
+  /** The first readable member's top keys (empty when its engine cannot rank keys). */
+  @Override
+  public Optional<List<TopKey>> topKeys(int n) {
+    return Chain.join(read(i -> CompletableFuture.completedFuture(stores[i].topKeys(n))));
   }
 
   @Override
