@@ -199,11 +199,15 @@ class FailoverTest {
 
   @Test
   void recovery_afterLatencyAndFailures_waitsFiveProbes() {
-    build(builder().latencyThreshold(Duration.ofMillis(20)).latencyWindow(Duration.ofMillis(10))
-        .slowWindowsToTrip(1).callTimeout(Duration.ofMillis(30)));
+    // The latency window runs on the system clock: a 10 s window still holds the slow call when
+    // checkNow reads it on a loaded machine (a 10 ms one did not always, at load 5 and more), and
+    // a 100 ms threshold keeps the recovery probes' own time under it there.
+    build(builder().latencyThreshold(Duration.ofMillis(100))
+        .latencyWindow(Duration.ofSeconds(10)).slowWindowsToTrip(1)
+        .callTimeout(Duration.ofMillis(200)));
     WindowCounter c = wp.counter("c", TEN_SECONDS);
     primary.fault = FaultyEngine.Fault.HANG;
-    c.add("k"); // one timed-out call of 30 ms lands in the latency window
+    c.add("k"); // one timed-out call of 200 ms lands in the latency window
     chain.checkNow(); // latency: READ_ONLY; then its probe hangs and fails
     assertThat(chain.status().get(0).health()).isEqualTo(Health.READ_ONLY);
     c.count("k");
