@@ -1,7 +1,9 @@
 #!lua name=windowpane
 --[[
-  windowpane function library, version 7 (layout format 3 for panes and weighted windows,
-  format 1 for logs, exact windows, locks and replay markers; histogram layout format 2).
+  windowpane function library, version 8 (layout format 3 for panes and weighted windows,
+  format 1 for logs, exact windows, locks and replay markers; histogram layout format 2;
+  top-keys sketch format 1). Version 8 adds wp_peek (a limiter's decision, recording nothing)
+  and the top-keys sketch (wp_topadd, wp_top); the layouts of version 7 are unchanged.
 
   The protocol (function names, KEYS, ARGV, replies, error strings) is documented in
   docs/redis-protocol.md; any Redis client can call these functions with FCALL and get the
@@ -43,6 +45,8 @@
     exact     a sorted set of values (score = time, member = "seq:<value %.17g>", unique) and a
               meta hash: v, e, s (sequence), c (members held). Entries leaving the window are
               removed by the next record.
+    sketch    (top keys, version 8, format 1) per window, not per key, under a hash tag of its
+              own: a sorted set and a hash; see "top keys" below.
     marker    (replays, version 5) a hash: v, e (logical expiry, ms), named after the first
               window key + ":y:" + the replay id; its presence makes a repeated replay a no-op.
   Every key expires by itself: PEXPIRE to the window's logical expiry e, which lies within
@@ -78,7 +82,7 @@
   docs/benchmarks.md.
 ]]
 
-local VERSION = 7
+local VERSION = 8
 local FORMAT = '1' -- log, exact windows, locks, replay markers
 local PFORMAT = '3' -- panes and weighted (version 7; format 1 keys are rewritten on first use)
 local HFORMAT = '2' -- histograms: format 1 (no window aggregate) never shipped
@@ -241,23 +245,30 @@ Panes.__index = Panes
 -- the key held nothing live any more (then it is deleted). The newest pane written is the one of
 -- e ((h_w + P + 1) r); a format-1 read may have moved h past it, over panes that are all empty,
 -- so format 3's h is h_w.
-local function upgradePanes(key, now, r, p, slot)
+-- ro (version 8, wp_peek): work the format 3 fields out without writing anything.
+local function upgradePanes(key, now, r, p, slot, ro)
   local f = redis.call('HMGET', key, 'e', 'c')
   local e, c = tonumber(f[1]), tonumber(f[2])
   local h = floordiv(e, r) - p - 1
   if e <= now or floordiv(now, r) - h >= p then
-    redis.call('DEL', key)
+    if not ro then
+      redis.call('DEL', key)
+    end
     return nil
   end
   local hs = h - floordiv(h, p) * p
   local o = c - (tonumber(redis.call('HGET', key, hs)) or 0)
+  if ro then
+    return {PFORMAT, h, o, redis.call('HGET', key, slot)}
+  end
   redis.call('HSET', key, 'v', PFORMAT, 'h', h, 'o', o)
   redis.call('HDEL', key, 'c')
   return redis.call('HMGET', key, 'v', 'h', 'o', slot)
 end
 
--- f: the reply of HMGET key v h o <cur's slot>, if the caller already has it
-function Panes.load(key, now, w, p, f)
+-- f: the reply of HMGET key v h o <cur's slot>, if the caller already has it; ro: write nothing,
+-- not even the rewrite of a format 1 key (wp_peek)
+function Panes.load(key, now, w, p, f, ro)
   local r = w / p
   local cur = floordiv(now, r)
   local slot = cur - floordiv(cur, p) * p
@@ -265,7 +276,7 @@ function Panes.load(key, now, w, p, f)
   local s = setmetatable({key = key, now = now, r = r, p = p, cur = cur, h = false, o = 0,
     current = 0, e = false, move = true, zero = false}, Panes)
   if f[1] == '1' then
-    f = upgradePanes(key, now, r, p, slot)
+    f = upgradePanes(key, now, r, p, slot, ro)
     if not f then
       return s
     end
@@ -404,26 +415,31 @@ Weighted.__index = Weighted
 
 -- Format 1 rewritten in place as format 3 (see upgradePanes); f: HMGET v w a b. Format 1 let a
 -- replay move w to a window holding nothing yet (e = (w + 1) W): format 3's w is then w - 1.
-local function upgradeWeighted(key, now, w, f)
+local function upgradeWeighted(key, now, w, f, ro)
   local e = tonumber(redis.call('HGET', key, 'e'))
   if e <= now then
-    redis.call('DEL', key)
+    if not ro then
+      redis.call('DEL', key)
+    end
     return {false}
   end
   local k0, a, b = tonumber(f[2]), f[3], f[4]
   if e < (k0 + 2) * w then
     k0, a, b = k0 - 1, b, 0
   end
+  if ro then
+    return {PFORMAT, k0, a, b}
+  end
   redis.call('HSET', key, 'v', PFORMAT, 'w', k0, 'a', a, 'b', b)
   return {PFORMAT, k0, a, b}
 end
 
--- f: the reply of HMGET key v w a b, if the caller already has it
-function Weighted.load(key, now, w, f)
+-- f: the reply of HMGET key v w a b, if the caller already has it; ro: write nothing
+function Weighted.load(key, now, w, f, ro)
   local k = floordiv(now, w)
   f = f or redis.call('HMGET', key, 'v', 'w', 'a', 'b')
   if f[1] == '1' then
-    f = upgradeWeighted(key, now, w, f)
+    f = upgradeWeighted(key, now, w, f, ro)
   end
   local s = setmetatable({key = key, now = now, w = w, k = k, a = 0, b = 0, move = true,
     fresh = true}, Weighted)
@@ -531,14 +547,20 @@ end
 
 local LEAVING = 7 -- the log's entries read at once beyond the ones that left (ZRANGE 0 LEAVING)
 
-function Log.load(key, meta, now, w)
+-- ro (version 8, wp_peek): write nothing; the entries that left stay in the set, and skip
+-- counts them (retryAfter reads past them), gone marks an expired log.
+function Log.load(key, meta, now, w, ro)
   local f = redis.call('HMGET', meta, 'v', 'e', 's', 'c', 'o')
   checkFormat(f[1], meta)
   local s = setmetatable({key = key, meta = meta, now = now, w = w, seq = 0, c = 0, e = false,
-    o = false, fresh = false, dirty = false}, Log)
+    o = false, fresh = false, dirty = false, skip = 0, gone = false}, Log)
   if not f[1] or tonumber(f[2]) <= now then
     if f[1] then
-      redis.call('DEL', key, meta)
+      if ro then
+        s.gone = true
+      else
+        redis.call('DEL', key, meta)
+      end
     end
     s.fresh, s.seq, s.c = true, 0, 0
     return s
@@ -558,6 +580,7 @@ function Log.load(key, meta, now, w)
         break
       end
       s.c = s.c - entryCount(oldest[i])
+      s.skip = s.skip + 1
     end
     if not s.o and #oldest > 2 * LEAVING then
       s.c = tonumber(f[4])
@@ -565,10 +588,15 @@ function Log.load(key, meta, now, w)
       for i = 1, #gone do
         s.c = s.c - entryCount(gone[i])
       end
+      s.skip = #gone
       local first = redis.call('ZRANGEBYSCORE', key, '(' .. fmt(cutoff), '+inf', 'WITHSCORES',
         'LIMIT', 0, 1)
       s.o = tonumber(first[2]) or false
     end
+    if ro then
+      return s
+    end
+    s.skip = 0
     redis.call('ZREMRANGEBYSCORE', key, '-inf', cutoff)
     s.dirty = true -- c and o are written by record or flush
   end
@@ -632,8 +660,11 @@ function Log:retryAfter(n, limit)
   if need <= 0 then
     return 0
   end
+  if self.gone then
+    return self.w -- an expired log read without writing: its entries have all left
+  end
   -- pages of 4 entries, then 64: a denied stream usually needs only the oldest one or two
-  local dropped, from, size = 0, 0, 4
+  local dropped, from, size = 0, self.skip, 4
   while true do
     local page = redis.call('ZRANGE', self.key, from, from + size - 1, 'WITHSCORES')
     if #page == 0 then
@@ -655,7 +686,8 @@ local MAX_WINDOW = 366 * 24 * 3600 * 1000
 
 -- Reads one window spec at args[i..i+2] (algorithm, window ms, panes) with its keys from
 -- keys[k..]; returns the loaded window, the next arg index and the next key index.
-local function window(keys, k, args, i, now, f)
+-- ro: load without writing anything (wp_peek)
+local function window(keys, k, args, i, now, f, ro)
   local algorithm = args[i]
   local w = cached(WINDOWS, args[i + 1], 'window', 1, MAX_WINDOW)
   local p = cached(PANES, args[i + 2], 'panes', 1, 4096)
@@ -663,14 +695,14 @@ local function window(keys, k, args, i, now, f)
     if w % p ~= 0 then
       fail('WPARGS', 'panes must divide the window, was ' .. fmt(p) .. ' of ' .. fmt(w))
     end
-    return Panes.load(keys[k], now, w, p, f), i + 3, k + 1
+    return Panes.load(keys[k], now, w, p, f, ro), i + 3, k + 1
   elseif algorithm == 'w' then
-    return Weighted.load(keys[k], now, w, f), i + 3, k + 1
+    return Weighted.load(keys[k], now, w, f, ro), i + 3, k + 1
   elseif algorithm == 'l' then
     if keys[k + 1] == nil then
       fail('WPARGS', 'a log window takes two keys')
     end
-    return Log.load(keys[k], keys[k + 1], now, w), i + 3, k + 2
+    return Log.load(keys[k], keys[k + 1], now, w, ro), i + 3, k + 2
   end
   fail('WPARGS', "algorithm must be 'p', 'w' or 'l', was " .. tostring(algorithm))
 end
@@ -897,6 +929,49 @@ EXPORTS.wp_take = function(keys, args)
     return reply[2]
   end
   return reply
+end
+
+-- FCALL_RO wp_peek, the same KEYS and ARGV as wp_acquire (version 8)
+-- -> {allowed 1|0, remaining, index of the denying limit (1-based) or 0, retry after ms}: what
+-- wp_acquire would answer now, recording nothing and writing nothing (registered no-writes). A
+-- format 1 key is read as its format 3 rewrite would be, and a log's entries that have left are
+-- skipped rather than removed, so the answer is the same as if the writes had been made.
+EXPORTS.wp_peek = function(keys, args)
+  local now = now_ms(args[1])
+  local n = cached(COUNTS, args[2], 'permits', 1, TWO52)
+  local count = cached(LIMITS, args[3], 'limits', 1, 8)
+  local expected = 0
+  for j = 0, count - 1 do
+    expected = expected + keyCount(args[4 + j * 4])
+  end
+  checkKeys(keys, expected)
+  local windows, limits = {}, {}
+  local i, k = 4, 1
+  local fits = true
+  for j = 1, count do
+    windows[j], i, k = window(keys, k, args, i, now, nil, true)
+    limits[j] = cached(COUNTS, args[i], 'limit', 1, TWO52)
+    i = i + 1
+    if windows[j]:countWith(n) > limits[j] then
+      fits = false
+    end
+  end
+  local remaining = TWO52
+  if fits then
+    for j = 1, count do
+      remaining = math.min(remaining, math.max(0, limits[j] - windows[j]:countWith(n)))
+    end
+    return {1, remaining, 0, 0}
+  end
+  local wait, by = -1, 0
+  for j = 1, count do
+    remaining = math.min(remaining, math.max(0, limits[j] - windows[j]:count()))
+    local d = windows[j]:retryAfter(n, limits[j])
+    if d > wait then
+      wait, by = d, j
+    end
+  end
+  return {0, remaining, by, wait}
 end
 
 -- FCALL wp_holds <keys> <time|""> <windows> then per window: <algorithm> <window ms> <panes>
@@ -1866,6 +1941,188 @@ EXPORTS.wp_unlock = function(keys, args)
   return 1
 end
 
+-- ---- top keys: a Space-Saving sketch per pane (version 8, sketch format 1) --------------
+--
+-- One sketch per window (not per key: the keys ranked are the callers' keys), under a hash tag
+-- of its own (the window's name), so in a cluster it lives on another slot than the keys it
+-- ranks and is fed by a call of its own (wp_topadd), never inside wp_take or wp_add. Two keys:
+--   Z  a sorted set of the counters of every pane: member "<slot>:<key>", score slot * 2^40 +
+--      the key's count in that pane (slot = pane mod P), so one slot's counters are one score
+--      range and its smallest counter the first of that range;
+--   H  a hash: v (format '1'), e (the expiry last set, ms), p<slot> (the pane the slot holds)
+--      and, per counter that took over another one, "<slot>:<key>" = its error (the count it
+--      inherited).
+-- Per pane, Space-Saving with k counters (Metwally, Agrawal, El Abbadi): a monitored key adds n
+-- to its counter; a new key takes a free counter (fewer than k in the slot), else the smallest
+-- one, keeping its count m as the error and adding n. A slot whose pane has left is cleared by
+-- the first write of its new pane. A key's count in one pane saturates at 2^40 - 1.
+-- Cost of wp_topadd: HMGET and ZSCORE, then ZADD (a monitored key) or ZCOUNT and ZADD, or
+-- ZCOUNT, ZRANGEBYSCORE LIMIT 1, ZREM, HDEL, ZADD, HSET (a take-over); once per pane the
+-- slot's clearing and two PEXPIREs. wp_top reads both keys whole (at most P x k counters).
+
+local TFORMAT = '1'
+local TWO40 = 1099511627776
+local MAX_TOP = 10000
+
+-- the sketch's window ms, panes and counters k at args[i..i+2]
+local function sketchArgs(args, i)
+  local w = cached(WINDOWS, args[i], 'window', 1, MAX_WINDOW)
+  local p = cached(PANES, args[i + 1], 'panes', 1, 4096)
+  if w % p ~= 0 then
+    fail('WPARGS', 'panes must divide the window, was ' .. fmt(p) .. ' of ' .. fmt(w))
+  end
+  return w, p, int(args[i + 2], 'counters', 1, MAX_TOP)
+end
+
+-- FCALL wp_topadd 2 <sketch set> <sketch hash> <time|""> <window ms> <panes> <counters> <n>
+--       <key> -> the key's counter in the current pane (0: not counted, the time lies a whole
+--       window behind the sketch's newest write to that slot)
+EXPORTS.wp_topadd = function(keys, args)
+  local now = now_ms(args[1])
+  checkKeys(keys, 2)
+  local w, p, k = sketchArgs(args, 2)
+  local n = int(args[5], 'n', 1, TWO52)
+  if args[6] == nil then
+    fail('WPARGS', 'wp_topadd takes the key to count as its last argument')
+  end
+  local z, h = keys[1], keys[2]
+  local r = w / p
+  local cur = floordiv(now, r)
+  local slot = cur - floordiv(cur, p) * p
+  local lo, hi = slot * TWO40, slot * TWO40 + TWO40 - 1
+  local f = redis.call('HMGET', h, 'v', 'p' .. slot, 'e')
+  checkFormat(f[1], h, TFORMAT)
+  local at = tonumber(f[2])
+  if at and at > cur then
+    return 0
+  end
+  if not f[1] then
+    redis.call('DEL', z) -- a set left without its hash (deleted by hand) is not read
+  end
+  if at ~= cur then -- the slot's pane has left (or it never held one): clear it
+    if at then
+      local old = redis.call('ZRANGEBYSCORE', z, lo, hi)
+      if #old > 0 then
+        redis.call('ZREMRANGEBYSCORE', z, lo, hi)
+        chunked('HDEL', h, old)
+      end
+    end
+    local e = tonumber(f[3])
+    local expiry = (cur + p + 1) * r
+    if not e or e < expiry then
+      redis.call('HSET', h, 'v', TFORMAT, 'p' .. slot, cur, 'e', expiry)
+      pexpire(z, expiry - now)
+      pexpire(h, expiry - now)
+    else
+      redis.call('HSET', h, 'v', TFORMAT, 'p' .. slot, cur)
+    end
+  end
+  local member = fmt(slot) .. ':' .. args[6]
+  local score = tonumber(redis.call('ZSCORE', z, member))
+  local c, e = n, nil
+  if score then
+    c = score - lo + n
+  elseif redis.call('ZCOUNT', z, lo, hi) >= k then
+    local low = redis.call('ZRANGEBYSCORE', z, lo, hi, 'WITHSCORES', 'LIMIT', 0, 1)
+    e = tonumber(low[2]) - lo
+    c = e + n
+    redis.call('ZREM', z, low[1])
+    redis.call('HDEL', h, low[1])
+  end
+  c = math.min(c, TWO40 - 1)
+  redis.call('ZADD', z, lo + c, member)
+  if e then
+    redis.call('HSET', h, member, e)
+  end
+  return c
+end
+
+-- FCALL_RO wp_top 2 <sketch set> <sketch hash> <time|""> <window ms> <panes> <counters> <n>
+-- -> {key, count, maxError, ...}: the n keys with the largest merged counts over the live panes
+-- (h - P, h], largest first, ties by key. Merged as the local engine merges its panes: with m_j
+-- the smallest counter of pane j when it holds k counters (else 0), count = sum over the panes
+-- of the key's counter where held and m_j where not, low = sum of counter - error where held;
+-- maxError = count - min(count, low). Writes nothing.
+EXPORTS.wp_top = function(keys, args)
+  local now = now_ms(args[1])
+  checkKeys(keys, 2)
+  local w, p, k = sketchArgs(args, 2)
+  local want = int(args[5], 'n', 1, MAX_TOP)
+  local r = w / p
+  local cur = floordiv(now, r)
+  local fields = redis.call('HGETALL', keys[2])
+  local pane, errors, format = {}, {}, nil
+  for i = 1, #fields, 2 do
+    local name, value = fields[i], fields[i + 1]
+    if name == 'v' then
+      format = value
+    elseif string.sub(name, 1, 1) == 'p' then
+      local at = tonumber(value)
+      pane[tonumber(string.sub(name, 2))] = at
+      if at > cur then
+        cur = at -- a lagging caller reads at the newest pane
+      end
+    elseif name ~= 'e' then
+      errors[name] = tonumber(value)
+    end
+  end
+  if not format then
+    return {}
+  end
+  checkFormat(format, keys[2], TFORMAT)
+  local entries = redis.call('ZRANGE', keys[1], 0, -1, 'WITHSCORES')
+  local held, least = {}, {}
+  local parsed = {}
+  for i = 1, #entries, 2 do
+    local score = tonumber(entries[i + 1])
+    local slot = math.floor(score / TWO40)
+    local at = pane[slot]
+    if at and at > cur - p then
+      local c = score - slot * TWO40
+      held[slot] = (held[slot] or 0) + 1
+      if not least[slot] then
+        least[slot] = c -- the set is in score order: a slot's first counter is its smallest
+      end
+      parsed[#parsed + 1] = {entries[i], slot, c}
+    end
+  end
+  local minSum, mins = 0, {}
+  for slot, count in pairs(held) do
+    mins[slot] = count >= k and least[slot] or 0
+    minSum = minSum + mins[slot]
+  end
+  local up, low, names = {}, {}, {}
+  for i = 1, #parsed do
+    local member, slot, c = parsed[i][1], parsed[i][2], parsed[i][3]
+    local key = string.sub(member, string.len(fmt(slot)) + 2)
+    if not up[key] then
+      up[key], low[key] = 0, 0
+      names[#names + 1] = key
+    end
+    up[key] = up[key] + c - mins[slot]
+    low[key] = low[key] + c - (errors[member] or 0)
+  end
+  local ranked = {}
+  for i = 1, #names do
+    local key = names[i]
+    local count = minSum + up[key]
+    ranked[i] = {key, count, count - math.min(count, low[key])}
+  end
+  table.sort(ranked, function(a, b)
+    if a[2] ~= b[2] then
+      return a[2] > b[2]
+    end
+    return a[1] < b[1]
+  end)
+  local reply = {}
+  for i = 1, math.min(want, #ranked) do
+    reply[#reply + 1] = ranked[i][1]
+    reply[#reply + 1] = ranked[i][2]
+    reply[#reply + 1] = ranked[i][3]
+  end
+  return reply
+end
+
 -- Adding a function: its code in the section of its kind (a read-only limiter answer next to
 -- wp_count and acquire, reading through Panes.load / Weighted.load, which write nothing for a
 -- format 3 key, and never calling record; a new kind of state, such as a per-pane sketch, in a
@@ -1873,8 +2130,8 @@ end
 -- NAMES, or READ_ONLY when it writes nothing (FCALL_RO, replicas). Raise VERSION.
 local NAMES = {'wp_version', 'wp_add', 'wp_count', 'wp_acquire', 'wp_take', 'wp_holds',
   'wp_record', 'wp_xrecord', 'wp_lock', 'wp_renew', 'wp_unlock', 'wp_replay', 'wp_replay_record',
-  'wp_replay_xrecord'}
-local READ_ONLY = {'wp_summary', 'wp_xsummary'} -- FCALL_RO may call them, on replicas too
+  'wp_replay_xrecord', 'wp_topadd'}
+local READ_ONLY = {'wp_summary', 'wp_xsummary', 'wp_peek', 'wp_top'} -- FCALL_RO may call them, on replicas too
 
 if redis.register_function then
   -- FUNCTION LOAD (library-loading globals are restricted: no pairs/ipairs)

@@ -124,7 +124,7 @@ class ProtocolCliIT {
           "wp1:c:{logins:alice}:l60000:m", Long.toString(T + 59_999), "l", "60000", "1"))
           .containsExactly("7");
       assertThat(logins.count("alice")).as("the events at T have left").isZero();
-      assertThat(cli("FCALL", "wp_version", "0")).containsExactly("7");
+      assertThat(cli("FCALL", "wp_version", "0")).containsExactly("8");
     }
   }
 
@@ -205,6 +205,75 @@ class ProtocolCliIT {
     cli("HSET", "wp1:c:{old:x}:w1000", "v", "9", "w", "1700000000", "a", "1", "b", "0");
     assertThat(String.join("\n", cli("FCALL", "wp_count", "1", "wp1:c:{old:x}:w1000",
         at(T), "w", "1000", "1"))).startsWith("WPFORMAT");
+  }
+
+  @Test
+  void peek_fromRedisCli_answersAsTheNextAcquire_readOnly_andWritesNothing() throws Exception {
+    ManualClock clock = ManualClock.at(T);
+    Limit perSecond = Limit.of(3, WindowSpec.panes(Duration.ofSeconds(1), 10));
+    try (Windowpane wp = TestEngines.standalone(redis, clock, ScriptMode.AUTO)) {
+      RateLimiter api = wp.limiter("peek", Quota.of(perSecond));
+      assertThat(api.tryAcquire("u", 2)).isEqualTo(Decision.allowed(1));
+      String key = "wp1:r:{peek:u}:0:p1000/10";
+      String dump = String.join("\n", cli("DUMP", key));
+      long ttl = Long.parseLong(cli("PTTL", key).get(0));
+      String[] peek = {"FCALL_RO", "wp_peek", "1", key, Long.toString(T + 100), "1", "1",
+          "p", "1000", "10", "3"};
+      assertThat(cli(peek)).as("FCALL_RO: registered no-writes").containsExactly("1", "0", "0",
+          "0");
+      peek[5] = "2";
+      assertThat(cli(peek)).containsExactly("0", "1", "1", "900");
+      assertThat(String.join("\n", cli("DUMP", key))).as("unchanged").isEqualTo(dump);
+      assertThat(Long.parseLong(cli("PTTL", key).get(0))).as("not extended")
+          .isLessThanOrEqualTo(ttl);
+      clock.set(T + 100);
+      assertThat(api.tryAcquire("u", 2)).isEqualTo(Decision.denied(1, perSecond, 900));
+      assertThat(api.peek("u", 1)).contains(Decision.allowed(0));
+      // a log whose entries have left: peek skips them and removes nothing
+      String[] take = {"FCALL", "wp_take", "2", "wp1:r:{peek:l}:0:l1000",
+          "wp1:r:{peek:l}:0:l1000:m", Long.toString(T), "1", "1", "l", "1000", "1", "2"};
+      assertThat(cli(take)).containsExactly("1");
+      take[5] = Long.toString(T + 500);
+      assertThat(cli(take)).containsExactly("0");
+      String[] logPeek = take.clone();
+      logPeek[0] = "FCALL_RO";
+      logPeek[1] = "wp_peek";
+      logPeek[5] = Long.toString(T + 1_200);
+      logPeek[6] = "2";
+      assertThat(cli(logPeek)).containsExactly("0", "1", "1", "300");
+      assertThat(cli("ZCARD", "wp1:r:{peek:l}:0:l1000")).containsExactly("2");
+    }
+  }
+
+  @Test
+  void topKeys_fromRedisCli_feedAndRankTheSketch() throws Exception {
+    ManualClock clock = ManualClock.at(T);
+    try (Windowpane wp = TestEngines.standalone(redis, clock, ScriptMode.AUTO)) {
+      WindowCounter hits = wp.counter("hits", WindowSpec.panes(Duration.ofSeconds(1), 10)
+          .withTopKeys(2));
+      hits.add("a", 3);
+      assertThat(hits.top(2)).as("the feed was sent after the add; top waits for it")
+          .contains(List.of(new io.windowpane.TopKey("a", 3, 0)));
+      String z = "wp1:t:{c:hits}:p1000/10/k2";
+      String h = z + ":h";
+      String[] add = {"FCALL", "wp_topadd", "2", z, h, Long.toString(T), "1000", "10", "2", "1",
+          "b"};
+      assertThat(cli(add)).containsExactly("1");
+      add[10] = "c"; // the pane's two counters are taken: c takes over b's (1), error 1
+      assertThat(cli(add)).containsExactly("2");
+      assertThat(cli("ZRANGE", z, "0", "-1", "WITHSCORES")).containsExactly("0:c", "2", "0:a",
+          "3");
+      assertThat(hash(h)).containsEntry("v", "1").containsEntry("p0", "17000000000")
+          .containsEntry("0:c", "1").doesNotContainKey("0:b");
+      String[] top = {"FCALL_RO", "wp_top", "2", z, h, Long.toString(T + 500), "1000", "10", "2",
+          "2"};
+      // the pane is full, smallest counter 2: a = 2 + (3 - 2), c = 2 + (2 - 2), low 1
+      assertThat(cli(top)).containsExactly("a", "3", "0", "c", "2", "1");
+      assertThat(hits.top(2)).contains(List.of(new io.windowpane.TopKey("a", 3, 0),
+          new io.windowpane.TopKey("c", 2, 1)));
+      top[5] = Long.toString(T + 1_000);
+      assertThat(cli(top)).as("pane 0 has left the window").isEmpty();
+    }
   }
 
   @Test

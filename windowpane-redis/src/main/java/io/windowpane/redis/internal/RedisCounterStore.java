@@ -2,14 +2,17 @@ package io.windowpane.redis.internal;
 
 import io.windowpane.WindowSpec;
 import io.windowpane.spi.CounterStore;
+import io.windowpane.TopKey;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 
 /**
  * A sliding-window counter in Redis: {@code add} and {@code count} are one call each of
  * {@code wp_add} / {@code wp_count}, a replay one call of {@code wp_replay}; batches are
- * pipelined; async forms never block.
+ * pipelined; async forms never block. With top keys on, every add also feeds the window's
+ * sketch ({@link TopSketch}: a call of its own, not awaited).
  */
 final class RedisCounterStore implements CounterStore {
 
@@ -23,6 +26,8 @@ final class RedisCounterStore implements CounterStore {
   private final String algorithm;
   private final String windowMillis;
   private final String panes;
+  /** The window's top-keys sketch; null when top keys are off. */
+  private final TopSketch top;
 
   RedisCounterStore(RedisSeam seam, TimeArg time, long guardMillis, String name,
       WindowSpec spec) {
@@ -36,6 +41,8 @@ final class RedisCounterStore implements CounterStore {
     this.algorithm = Layout.code(spec);
     this.windowMillis = Long.toString(spec.windowMillis());
     this.panes = Integer.toString(spec.panes());
+    this.top = spec.topKeys() == 0 ? null
+        : new TopSketch(seam, guardMillis, "c:" + name, "", spec, spec.topKeys());
   }
 
   private String[] keys(String key) {
@@ -45,8 +52,21 @@ final class RedisCounterStore implements CounterStore {
   }
 
   private CompletableFuture<Long> addCall(String key, long n) {
-    return seam.callInteger("wp_add", keys(key),
-        new String[] {time.now(), Long.toString(n), algorithm, windowMillis, panes});
+    String now = time.now();
+    CompletableFuture<Long> call = seam.callInteger("wp_add", keys(key),
+        new String[] {now, Long.toString(n), algorithm, windowMillis, panes});
+    if (top == null) {
+      return call;
+    }
+    return call.thenApply(count -> { // top keys on: feed the sketch, not awaited
+      top.add(now, key, n);
+      return count;
+    });
+  }
+
+  @Override
+  public Optional<List<TopKey>> topKeys(int n) {
+    return top == null ? Optional.empty() : top.top(time.now(), n);
   }
 
   private CompletableFuture<Long> countCall(String key) {

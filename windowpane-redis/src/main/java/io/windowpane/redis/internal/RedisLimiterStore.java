@@ -3,9 +3,11 @@ package io.windowpane.redis.internal;
 import io.windowpane.Decision;
 import io.windowpane.Limit;
 import io.windowpane.Quota;
+import io.windowpane.TopKey;
 import io.windowpane.WindowSpec;
 import io.windowpane.spi.LimiterStore;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 
@@ -15,7 +17,9 @@ import java.util.concurrent.CompletionStage;
  * allowed decision with a bare integer (the remaining room) and a denied one with the array of
  * {@code wp_acquire} (library version 6: the array reply cost the server about half a
  * microsecond per call). A replay is one call of {@code wp_replay}, which records in every
- * limit and decides nothing.
+ * limit and decides nothing. {@link #peek} is one call of {@code wp_peek} (library version 8),
+ * which writes nothing. With top keys on, every decision also feeds the allowed or the denied
+ * sketch of the first limit's window ({@link TopSketch}: a call of its own, not awaited).
  */
 final class RedisLimiterStore implements LimiterStore {
 
@@ -29,6 +33,9 @@ final class RedisLimiterStore implements LimiterStore {
   /** ARGV with slots 0 (time) and 1 (permits) left to fill; cloned per call. */
   private final String[] acquireArgs;
   private final String[] holdsArgs;
+  /** The sketches of permits allowed and requests denied; null when top keys are off. */
+  private final TopSketch allowedTop;
+  private final TopSketch deniedTop;
 
   RedisLimiterStore(RedisSeam seam, TimeArg time, long guardMillis, String name, Quota quota) {
     this.seam = seam;
@@ -51,6 +58,16 @@ final class RedisLimiterStore implements LimiterStore {
       Layout.specArgs(holdsArgs, 2 + 3 * i, spec);
     }
     this.keyCount = keys;
+    if (quota.topKeys() > 0) {
+      String tag = "r:" + name;
+      this.allowedTop = new TopSketch(seam, guardMillis, tag, "a", limits[0].window(),
+          quota.topKeys());
+      this.deniedTop = new TopSketch(seam, guardMillis, tag, "d", limits[0].window(),
+          quota.topKeys());
+    } else {
+      this.allowedTop = null;
+      this.deniedTop = null;
+    }
   }
 
   private String[] keys(String key) {
@@ -67,7 +84,40 @@ final class RedisLimiterStore implements LimiterStore {
     String[] args = acquireArgs.clone();
     args[0] = time.now();
     args[1] = Long.toString(permits);
-    return seam.callIntegerOrIntegers("wp_take", keys(key), args);
+    CompletableFuture<Object> call = seam.callIntegerOrIntegers("wp_take", keys(key), args);
+    if (allowedTop == null) {
+      return call;
+    }
+    // top keys on: feed a sketch once the decision is known (a call of its own, not awaited)
+    return call.thenApply(reply -> {
+      if (unwrap(reply) instanceof Long) {
+        allowedTop.add(args[0], key, permits);
+      } else {
+        deniedTop.add(args[0], key, 1);
+      }
+      return reply;
+    });
+  }
+
+  @Override
+  public Optional<Decision> peek(String key, long permits) {
+    String[] args = acquireArgs.clone();
+    args[0] = time.now();
+    args[1] = Long.toString(permits);
+    List<Long> r = Calls.await(seam.callIntegers("wp_peek", keys(key), args), guardMillis,
+        "peek");
+    if (r.get(0) == 1) {
+      return Optional.of(Decision.allowed(r.get(1)));
+    }
+    return Optional.of(Decision.denied(r.get(1), limits[(int) (long) r.get(2) - 1], r.get(3)));
+  }
+
+  @Override
+  public Optional<List<TopKey>> topKeys(int n, boolean denied) {
+    if (allowedTop == null) {
+      return Optional.empty();
+    }
+    return (denied ? deniedTop : allowedTop).top(time.now(), n);
   }
 
   /**

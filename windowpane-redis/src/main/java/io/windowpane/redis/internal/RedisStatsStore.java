@@ -46,6 +46,8 @@ final class RedisStatsStore implements StatsStore {
   private final String[] summaryArgs;
   private final String[] holdsArgs;
   private final Summary empty;
+  /** The window's top-keys sketch; null when top keys are off. */
+  private final TopSketch top;
 
   RedisStatsStore(RedisSeam seam, TimeArg time, long guardMillis, String name, StatsSpec spec) {
     this.seam = seam;
@@ -68,6 +70,8 @@ final class RedisStatsStore implements StatsStore {
       holdsArgs = new String[] {null, "1", "p", window, specArgs[1]};
       empty = Summary.ofHistogram(0, 0, Double.NaN, Double.NaN, new LogHistogram(buckets));
     }
+    this.top = spec.topKeys() == 0 ? null : new TopSketch(seam, guardMillis,
+        (exact ? "x:" : "s:") + name, "", spec.window(), spec.topKeys());
   }
 
   /** Histogram: the panes' hash and its window aggregate; exact: the sorted set and meta hash. */
@@ -82,8 +86,25 @@ final class RedisStatsStore implements StatsStore {
   }
 
   private CompletableFuture<Long> recordCall(String key, double[] values) {
+    String now = time.now();
+    CompletableFuture<Long> call = plainRecordCall(key, values, now);
+    if (top == null || values.length == 0) {
+      return call;
+    }
+    return call.thenApply(held -> { // top keys on: one event per value, fed after the record
+      top.add(now, key, values.length);
+      return held;
+    });
+  }
+
+  @Override
+  public java.util.Optional<List<io.windowpane.TopKey>> topKeys(int n) {
+    return top == null ? java.util.Optional.empty() : top.top(time.now(), n);
+  }
+
+  private CompletableFuture<Long> plainRecordCall(String key, double[] values, String now) {
     String[] args = new String[1 + specArgs.length + values.length];
-    args[0] = time.now();
+    args[0] = now;
     System.arraycopy(specArgs, 0, args, 1, specArgs.length);
     int at = 1 + specArgs.length;
     for (double v : values) {
