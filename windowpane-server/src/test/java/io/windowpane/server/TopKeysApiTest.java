@@ -112,8 +112,14 @@ class TopKeysApiTest {
   }
 
   @Test
-  void serverTopKeys_defaultsTo100_andIsCheckedWhenRead() throws Exception {
+  void serverTopKeys_defaultsTo100OnLocal_offOnRedis_andIsCheckedWhenRead() throws Exception {
+    String redis = "engine:\n  type: redis\n  redis: {uri: redis://127.0.0.1:6379}\n";
     assertThat(ServerConfig.defaults().topKeys()).isEqualTo(100);
+    assertThat(ServerConfig.parse(redis, "r.yaml").topKeys())
+        .as("unset on Redis: off, each event would cost Redis a call more").isZero();
+    assertThat(ServerConfig.parse("server:\n  topKeys: 50\n" + redis, "r.yaml").topKeys())
+        .isEqualTo(50);
+    assertThat(ServerConfig.defaults().withRedisUri("redis://127.0.0.1:6379").topKeys()).isZero();
     assertThat(ServerConfig.parse("server:\n  topKeys: 0\n", "t.yaml").topKeys()).isZero();
     assertThatThrownBy(() -> ServerConfig.parse("server:\n  topKeys: 10001\n", "t.yaml"))
         .isInstanceOf(ConfigException.class).hasMessageContaining("server.topKeys");

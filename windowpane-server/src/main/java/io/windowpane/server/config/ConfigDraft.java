@@ -29,8 +29,14 @@ final class ConfigDraft {
   static final int MAX_MAX_KEY_LENGTH = 256;
   static final int DEFAULT_MAX_BATCH = 1_000;
   static final int MAX_MAX_BATCH = 10_000;
-  /** Counters per pane of every window's top-keys sketch: on in the service (docs/server.md). */
+  /**
+   * Counters per pane of every window's top-keys sketch when {@code server.topKeys} is not set
+   * and the (first) engine is local; on Redis or etcd unset means off, since there every event
+   * would cost the shared server a call more (docs/server.md).
+   */
   static final int DEFAULT_TOP_KEYS = 100;
+  /** {@code server.topKeys} not given: {@link ServerConfig#topKeys()} decides by engine. */
+  static final int TOP_KEYS_UNSET = -1;
   static final Duration DEFAULT_SHUTDOWN_TIMEOUT = Duration.ofSeconds(10);
   static final Duration MAX_SHUTDOWN_TIMEOUT = Duration.ofMinutes(5);
 
@@ -39,7 +45,7 @@ final class ConfigDraft {
   int maxBodyBytes = DEFAULT_MAX_BODY_BYTES;
   int maxKeyLength = DEFAULT_MAX_KEY_LENGTH;
   int maxBatch = DEFAULT_MAX_BATCH;
-  int topKeys = DEFAULT_TOP_KEYS;
+  int topKeys = TOP_KEYS_UNSET;
   Duration shutdownTimeout = DEFAULT_SHUTDOWN_TIMEOUT;
   List<String> tokens = new ArrayList<>();
   EngineConfig engine = EngineConfig.local();

@@ -171,10 +171,15 @@ public final class ServerConfig {
 
   /**
    * Counters per pane of the top-keys sketch the service gives every limiter, counter and
-   * statistics window ({@code server.topKeys}, 0 to 10,000, default 100; 0 turns top keys off).
+   * statistics window ({@code server.topKeys}, 0 to 10,000; 0 turns top keys off). When not
+   * given: 100 on the local engine (or a chain whose first member is local), 0 on Redis and etcd,
+   * where feeding the sketch costs the shared server a call per event.
    */
   public int topKeys() {
-    return topKeys;
+    if (topKeys != ConfigDraft.TOP_KEYS_UNSET) {
+      return topKeys;
+    }
+    return engine.kind() == EngineConfig.Kind.LOCAL ? ConfigDraft.DEFAULT_TOP_KEYS : 0;
   }
 
   /** How long in-flight requests may run on stop (0 s to 5 min, default 10 s). */
