@@ -776,8 +776,9 @@ local function hot(key, args, i, now)
   return hotPanes(key, now, w, p)
 end
 
--- decides n permits against loaded windows and their limits; records in all or in none
-local function decide(windows, limits, n)
+-- decides n permits against loaded windows and their limits; records in all or in none, and a
+-- peek (windows loaded read-only) records and writes nothing: the answer is the same
+local function decide(windows, limits, n, peek)
   local count = #windows
   local fits = true
   for j = 1, count do
@@ -788,7 +789,8 @@ local function decide(windows, limits, n)
   local remaining = TWO52
   if fits then
     for j = 1, count do
-      remaining = math.min(remaining, math.max(0, limits[j] - windows[j]:record(n)))
+      local after = peek and windows[j]:countWith(n) or windows[j]:record(n)
+      remaining = math.min(remaining, math.max(0, limits[j] - after))
     end
     return {1, remaining, 0, 0}
   end
@@ -799,9 +801,33 @@ local function decide(windows, limits, n)
     if d > wait then
       wait, by = d, j
     end
-    windows[j]:flush()
+    if not peek then
+      windows[j]:flush()
+    end
   end
   return {0, remaining, by, wait}
+end
+
+-- checks KEYS against a quota's ARGV (windows from ARGV[4], 4 each) and answers how many it has
+local function quotaKeys(keys, args, count)
+  local expected = 0
+  for j = 0, count - 1 do
+    expected = expected + keyCount(args[4 + j * 4])
+  end
+  checkKeys(keys, expected)
+  return expected
+end
+
+-- loads every window of a quota (read-only when ro) with its limit, by the general code
+local function loadQuota(keys, args, count, now, ro)
+  local windows, limits = {}, {}
+  local i, k = 4, 1
+  for j = 1, count do
+    windows[j], i, k = window(keys, k, args, i, now, nil, ro)
+    limits[j] = cached(COUNTS, args[i], 'limit', 1, TWO52)
+    i = i + 1
+  end
+  return windows, limits
 end
 
 -- ---- functions -------------------------------------------------------------------------
@@ -865,19 +891,9 @@ local function acquire(keys, args)
       return decide(windows, limits, n)
     end
   end
-  local expected = 0
-  for j = 0, count - 1 do
-    expected = expected + keyCount(args[4 + j * 4])
-  end
-  checkKeys(keys, expected)
-  if expected > count then -- a log window among them: the general code
-    local i, k = 4, 1
-    for j = 1, count do
-      windows[j], i, k = window(keys, k, args, i, now)
-      limits[j] = cached(COUNTS, args[i], 'limit', 1, TWO52)
-      i = i + 1
-    end
-    return decide(windows, limits, n)
+  if quotaKeys(keys, args, count) > count then -- a log window among them: the general code
+    local all, caps = loadQuota(keys, args, count, now)
+    return decide(all, caps, n)
   end
   -- panes and weighted windows only, one key each: try the hot path on every one
   local hots, allHot, fits = {}, true, true
@@ -940,38 +956,9 @@ EXPORTS.wp_peek = function(keys, args)
   local now = now_ms(args[1])
   local n = cached(COUNTS, args[2], 'permits', 1, TWO52)
   local count = cached(LIMITS, args[3], 'limits', 1, 8)
-  local expected = 0
-  for j = 0, count - 1 do
-    expected = expected + keyCount(args[4 + j * 4])
-  end
-  checkKeys(keys, expected)
-  local windows, limits = {}, {}
-  local i, k = 4, 1
-  local fits = true
-  for j = 1, count do
-    windows[j], i, k = window(keys, k, args, i, now, nil, true)
-    limits[j] = cached(COUNTS, args[i], 'limit', 1, TWO52)
-    i = i + 1
-    if windows[j]:countWith(n) > limits[j] then
-      fits = false
-    end
-  end
-  local remaining = TWO52
-  if fits then
-    for j = 1, count do
-      remaining = math.min(remaining, math.max(0, limits[j] - windows[j]:countWith(n)))
-    end
-    return {1, remaining, 0, 0}
-  end
-  local wait, by = -1, 0
-  for j = 1, count do
-    remaining = math.min(remaining, math.max(0, limits[j] - windows[j]:count()))
-    local d = windows[j]:retryAfter(n, limits[j])
-    if d > wait then
-      wait, by = d, j
-    end
-  end
-  return {0, remaining, by, wait}
+  quotaKeys(keys, args, count)
+  local windows, limits = loadQuota(keys, args, count, now, true)
+  return decide(windows, limits, n, true)
 end
 
 -- FCALL wp_holds <keys> <time|""> <windows> then per window: <algorithm> <window ms> <panes>

@@ -80,10 +80,16 @@ final class RedisLimiterStore implements LimiterStore {
     return out;
   }
 
-  private CompletableFuture<Object> acquireCall(String key, long permits) {
+  /** wp_take's and wp_peek's ARGV: the time now and {@code permits}, then the quota. */
+  private String[] argsFor(long permits) {
     String[] args = acquireArgs.clone();
     args[0] = time.now();
     args[1] = Long.toString(permits);
+    return args;
+  }
+
+  private CompletableFuture<Object> acquireCall(String key, long permits) {
+    String[] args = argsFor(permits);
     CompletableFuture<Object> call = seam.callIntegerOrIntegers("wp_take", keys(key), args);
     if (allowedTop == null) {
       return call;
@@ -101,15 +107,9 @@ final class RedisLimiterStore implements LimiterStore {
 
   @Override
   public Optional<Decision> peek(String key, long permits) {
-    String[] args = acquireArgs.clone();
-    args[0] = time.now();
-    args[1] = Long.toString(permits);
-    List<Long> r = Calls.await(seam.callIntegers("wp_peek", keys(key), args), guardMillis,
-        "peek");
-    if (r.get(0) == 1) {
-      return Optional.of(Decision.allowed(r.get(1)));
-    }
-    return Optional.of(Decision.denied(r.get(1), limits[(int) (long) r.get(2) - 1], r.get(3)));
+    List<Long> r = Calls.await(seam.callIntegers("wp_peek", keys(key), argsFor(permits)),
+        guardMillis, "peek");
+    return Optional.of(r.get(0) == 1 ? Decision.allowed(r.get(1)) : denied(r));
   }
 
   @Override
@@ -133,9 +133,13 @@ final class RedisLimiterStore implements LimiterStore {
     if (r instanceof Long remaining) {
       return Decision.allowed(remaining);
     }
-    List<?> denied = (List<?>) r;
-    return Decision.denied((Long) denied.get(1), limits[(int) (long) (Long) denied.get(2) - 1],
-        (Long) denied.get(3));
+    return denied((List<?>) r);
+  }
+
+  /** A denial from {0, remaining, denying limit (1-based), retry after}. */
+  private Decision denied(List<?> reply) {
+    return Decision.denied((Long) reply.get(1), limits[(int) (long) (Long) reply.get(2) - 1],
+        (Long) reply.get(3));
   }
 
   @Override
