@@ -18,10 +18,12 @@ final class LocalLimiterStore implements LimiterStore {
   private final KeyTable table;
   private final Limit[] limits;
   private final long[] permits;
+  private final long smallestPermits;
 
   LocalLimiterStore(MillisClock clock, KeyTable table, Quota quota) {
     this.clock = clock;
     this.table = table;
+    this.smallestPermits = quota.smallestPermits();
     this.limits = quota.limits().toArray(new Limit[0]);
     this.permits = new long[limits.length];
     for (int i = 0; i < limits.length; i++) {
@@ -113,7 +115,7 @@ final class LocalLimiterStore implements LimiterStore {
     long now = clock.millis();
     KeyState state = table.forRead(key, now);
     if (state == null) {
-      return Optional.of(Decision.allowed(permits[smallest()] - n));
+      return Optional.of(Decision.allowed(smallestPermits - n));
     }
     Window[] windows = state.windows;
     long remaining = Long.MAX_VALUE;
@@ -131,16 +133,6 @@ final class LocalLimiterStore implements LimiterStore {
       return Optional.of(Decision.allowed(Math.max(0, remaining - n)));
     }
     return Optional.of(Decision.denied(remaining, limits[by], wait));
-  }
-
-  private int smallest() {
-    int s = 0;
-    for (int i = 1; i < permits.length; i++) {
-      if (permits[i] < permits[s]) {
-        s = i;
-      }
-    }
-    return s;
   }
 
   @Override
