@@ -51,6 +51,57 @@ public interface LimiterStore {
     return Optional.empty();
   }
 
+  /**
+   * An optional capability: takes a slice of {@code key}'s budget in one atomic step, for a
+   * holder that will spend it without asking the engine again (hot-key leasing, and requests
+   * that must be all-or-nothing across several limiters).
+   *
+   * <p>Grants the largest {@code g <= maxPermits} that fits every limit of the quota now, as
+   * long as {@code g >= minPermits}, and records {@code g} in every limit at the engine's time
+   * {@code t}, with exactly the effect of {@code tryAcquire(key, g)} at {@code t} (top keys
+   * included). When fewer than {@code minPermits} fit it records nothing and grants
+   * 0 with the denial {@code tryAcquire(key, minPermits)} would give. Arguments are validated
+   * by the caller: {@code 1 <= minPermits <= maxPermits <= quota.smallestPermits()}.
+   *
+   * <p>Empty when this engine cannot lease: the default. An engine that leases also implements
+   * {@link #releaseAsync}.
+   */
+  default Optional<Grant> lease(String key, long minPermits, long maxPermits) {
+    return Optional.empty();
+  }
+
+  /** {@link #lease} without blocking the caller; completes with empty when it would be. */
+  default CompletionStage<Optional<Grant>> leaseAsync(String key, long minPermits,
+      long maxPermits) {
+    return CounterStore.Async.call(() -> lease(key, minPermits, maxPermits));
+  }
+
+  /**
+   * Gives back {@code permits} of a {@link Grant} recorded at {@code atMillis} (the grant's
+   * {@code atMillis}) that its holder did not spend: in every limit of the quota they are taken
+   * out of the pane, fixed window or log position where the grant put them, as if they had never
+   * been recorded, so they are room again for every caller at once.
+   *
+   * <ul>
+   *   <li>A limit whose window no longer holds {@code atMillis} is left unchanged: those permits
+   *       have aged out already, and there is nothing to give back.
+   *   <li>Never takes out more than {@code permits} from a limit, never leaves a count below 0.
+   *   <li>Idempotent per {@code releaseId} (the replay id rules of
+   *       {@link Engine#replays()}): a release whose id the engine has seen for the same key
+   *       within the window's expiry changes nothing, so a caller may retry one that timed out.
+   *   <li>Atomic per call; never blocks the caller; fails the stage with a
+   *       {@link io.windowpane.WindowpaneException} within the engine's timeouts.
+   * </ul>
+   *
+   * <p>Arguments are validated by the caller: {@code 1 <= permits <= quota.smallestPermits()}.
+   * The default refuses: the stage fails with {@link UnsupportedOperationException}.
+   */
+  default CompletionStage<Void> releaseAsync(String key, long permits, long atMillis,
+      String releaseId) {
+    return java.util.concurrent.CompletableFuture.failedFuture(
+        new UnsupportedOperationException("this engine does not lease"));
+  }
+
   /** {@link #tryAcquire} for each key, in order; each key is decided on its own. */
   default List<Decision> tryAcquireAll(List<String> keys, long permits) {
     List<Decision> out = new ArrayList<>(keys.size());
