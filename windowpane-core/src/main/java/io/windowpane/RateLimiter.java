@@ -119,6 +119,19 @@ public final class RateLimiter {
   }
 
   /**
+   * {@code permits} of {@code key} on this limiter, as one member of an all-or-nothing group
+   * ({@link Windowpane#tryAcquireAllOrNothing}); validated at once, recording nothing.
+   */
+  public PermitRequest request(String key, long permits) {
+    return new PermitRequest(this, key, permits);
+  }
+
+  /** The engine side, for {@link Windowpane#tryAcquireAllOrNothing}. */
+  LimiterStore store() {
+    return store;
+  }
+
+  /**
    * What {@link #tryAcquire(String)} would answer now for one permit: see
    * {@link #peek(String, long)}.
    */
@@ -136,6 +149,11 @@ public final class RateLimiter {
    */
   public Optional<Decision> peek(String key, long permits) {
     return store.peek(Checks.key(key), checkPermits(permits));
+  }
+
+  /** {@link #peek(String, long)} without blocking the caller. */
+  public CompletionStage<Optional<Decision>> peekAsync(String key, long permits) {
+    return store.peekAsync(Checks.key(key), checkPermits(permits));
   }
 
   /**
