@@ -15,6 +15,7 @@ import io.envoyproxy.envoy.service.ratelimit.v3.RateLimitResponse.RateLimit.Unit
 import io.envoyproxy.envoy.type.v3.RateLimitUnit;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
+import io.windowpane.Failover;
 import io.windowpane.ManualClock;
 import io.windowpane.Windowpane;
 import io.windowpane.server.WindowpaneServer;
@@ -175,6 +176,24 @@ class EnvoyRlsTest {
     RateLimitResponse over = rls.call("example6", shadow, enforced);
     assertThat(over.getOverallCode()).isEqualTo(Code.OVER_LIMIT);
     assertThat(over.getStatuses(0).getCode()).isEqualTo(Code.OK);
+  }
+
+  @Test
+  void onAnEngineThatCannotLease_eachDescriptorOnItsOwn_asDocumented() throws Exception {
+    Failover chain = Failover.chain(Windowpane.localBuilder().clock(clock).buildEngine())
+        .clock(clock).background(false).build();
+    try (WindowpaneServer onChain = WindowpaneServer.start(ServerConfig.parse(
+            config(rules(), ""), "chain.yaml"), Windowpane.using(chain), clock);
+        RlsClient client = new RlsClient(onChain.grpcPort().getAsInt())) {
+      for (int i = 0; i < 5; i++) {
+        client.call("messaging", d("message_type=marketing", "to_number=3"), d("to_number=3"));
+      }
+      RateLimitResponse r = client.call("messaging",
+          d("message_type=marketing", "to_number=3"), d("to_number=3"));
+      assertThat(r.getOverallCode()).isEqualTo(Code.OVER_LIMIT);
+      // The allowed descriptor keeps its hit there, as in envoyproxy/ratelimit: 6 of 100.
+      assertThat(r.getStatuses(1).getLimitRemaining()).isEqualTo(94);
+    }
   }
 
   @Test
