@@ -43,8 +43,11 @@ import java.lang.invoke.VarHandle;
  * cache with a never-valid word of its own (invalidateOlder): a sum computed before the release
  * can then never be kept after it, and the room is back at once. An operation that read the
  * older panes before a concurrent release may still count the released permits (stricter,
- * never looser); at quiescence counts are exact (LeaseReleaseTest). A release into the newest
- * pane is linearizable with everything else (HotPaneReleaseLincheckTest).
+ * never looser); at quiescence counts are exact (LeaseReleaseTest). Within one pane, releases
+ * are linearizable with everything else (HotPaneReleaseLincheckTest). Across panes they are not,
+ * and cannot be: an operation whose time lags behind head acts at the head pane, so which pane
+ * a request's permits land in depends on the race for head, and a release is the one operation
+ * that sees panes one by one (it then takes from an older pane: stricter, see release()).
  *
  * Weighted windows reuse the ring with P = 2 panes of length W: the current window and the
  * previous one, weighted by the part of it still inside the sliding window.
