@@ -157,12 +157,31 @@ final class LocalLimiterStore implements LimiterStore {
       return;
     }
     KeyState state = table.forRead(key, now);
-    if (state == null) {
-      return;
+    if (state == null || atMillis < state.createdMillis()) {
+      return; // no grant of atMillis is in this state: it was made later (after an eviction)
     }
     Window[] windows = state.windows;
     for (int i = 0; i < windows.length; i++) {
       windows[i].release(now, atMillis, n);
+    }
+  }
+
+  /**
+   * A limiter key's state: {@link KeyState} plus its creation time, so that a release of a
+   * grant made before it (in a state the table has since evicted) changes nothing. A grant whose
+   * clock lagged behind the state's creator is then not released either: stricter, never looser.
+   */
+  static final class State extends KeyState {
+    private final long createdMillis;
+
+    State(Window[] windows, long now) {
+      super(windows, now);
+      this.createdMillis = now;
+    }
+
+    @Override
+    long createdMillis() {
+      return createdMillis;
     }
   }
 

@@ -2,6 +2,7 @@ package io.windowpane.internal.local;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.windowpane.Decision;
 import io.windowpane.Limit;
 import io.windowpane.ManualClock;
 import io.windowpane.Quota;
@@ -194,6 +195,25 @@ class LeaseReleaseTest {
       assertThat(limiter.topDenied(1).orElseThrow().get(0).key()).isEqualTo("b");
       assertThat(limiter.lease("a", 1, 10).orElseThrow().permits()).as("5 back, 2 used")
           .isEqualTo(8);
+    }
+  }
+
+  @Test
+  void release_afterTheKeyWasEvictedAndCameBack_changesNothingInItsNewState() {
+    ManualClock clock = ManualClock.at(10_000);
+    try (Windowpane wp = Windowpane.localBuilder().clock(clock).maxKeys(2).build()) {
+      RateLimiter limiter =
+          wp.limiter("evict", Limit.of(10, WindowSpec.panes(Duration.ofSeconds(1), 10)));
+      Grant g = limiter.lease("k", 5, 5).orElseThrow();
+      clock.advance(1);
+      limiter.tryAcquire("a", 1);
+      clock.advance(1);
+      limiter.tryAcquire("b", 1); // the table is full: "k", idle longest, is evicted
+      clock.advance(1);
+      assertThat(limiter.tryAcquire("k", 4)).as("a fresh state").isEqualTo(Decision.allowed(6));
+      limiter.releaseAsync("k", 5, g.atMillis(), "r").toCompletableFuture().join();
+      assertThat(limiter.tryAcquire("k", 6)).isEqualTo(Decision.allowed(0));
+      assertThat(limiter.tryAcquire("k", 1).allowed()).isFalse();
     }
   }
 
