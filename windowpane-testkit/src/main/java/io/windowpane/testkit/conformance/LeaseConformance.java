@@ -273,6 +273,21 @@ public abstract class LeaseConformance extends ConformanceBase {
   }
 
   @Test
+  void release_atAnInstantNoWindowHolds_changesNothing() {
+    long day = 86_400_000L;
+    for (long t0 : startInstants()) {
+      for (WindowSpec spec : everyAlgorithm()) {
+        ManualClock clock = ManualClock.at(t0);
+        RateLimiter limiter = leasing(clock, Limit.of(10, spec));
+        lease(limiter, "k", 5, 5);
+        release(limiter, "k", 5, t0 + day, "future");
+        release(limiter, "k", 5, t0 - day, "past");
+        assertRoom(limiter, "k", 5, spec + " from " + t0 + ": no grant at either instant");
+      }
+    }
+  }
+
+  @Test
   void release_neverTakesMoreThanTheGrantLeft() {
     for (long t0 : startInstants()) {
       for (WindowSpec spec : everyAlgorithm()) {
