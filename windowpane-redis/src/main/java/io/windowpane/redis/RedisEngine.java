@@ -55,6 +55,12 @@ import java.util.concurrent.CompletionStage;
  *
  * <p>Replay ({@link #replays()}): a failover chain's events recorded at their own times, each
  * call atomic and idempotent per replay id (docs/redis-protocol.md, "Replay"), in every mode.
+ *
+ * <p>Leasing: a limiter store's {@code lease} is one call of {@code wp_lease} (the largest grant
+ * in [min, max] that fits every limit, recorded as an acquire of it at the engine's time) and its
+ * {@code releaseAsync} one call of {@code wp_release} (unspent permits taken back out of where
+ * the grant put them, idempotent per release id); lock mode does both under the key's lock
+ * (docs/redis-protocol.md, "Leasing").
  */
 public final class RedisEngine implements Engine {
 

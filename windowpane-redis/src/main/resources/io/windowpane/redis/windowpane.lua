@@ -1,9 +1,11 @@
 #!lua name=windowpane
 --[[
-  windowpane function library, version 8 (layout format 3 for panes and weighted windows,
-  format 1 for logs, exact windows, locks and replay markers; histogram layout format 2;
-  top-keys sketch format 1). Version 8 adds wp_peek (a limiter's decision, recording nothing)
-  and the top-keys sketch (wp_topadd, wp_top); the layouts of version 7 are unchanged.
+  windowpane function library, version 9 (layout format 3 for panes and weighted windows,
+  format 1 for logs, exact windows, locks and replay and release markers; histogram layout
+  format 2; top-keys sketch format 1). Version 9 adds wp_lease (the largest grant in [min, max]
+  that fits every limit, recorded as an acquire of it) and wp_release (unspent permits of a
+  grant given back, idempotent per release id); version 8 added wp_peek and the top-keys
+  sketch (wp_topadd, wp_top). The layouts of version 7 are unchanged.
 
   The protocol (function names, KEYS, ARGV, replies, error strings) is documented in
   docs/redis-protocol.md; any Redis client can call these functions with FCALL and get the
@@ -49,6 +51,8 @@
               own: a sorted set and a hash; see "top keys" below.
     marker    (replays, version 5) a hash: v, e (logical expiry, ms), named after the first
               window key + ":y:" + the replay id; its presence makes a repeated replay a no-op.
+              Releases (version 9) keep the same hash under the first window key + ":g:" +
+              the release id.
   Every key expires by itself: PEXPIRE to the window's logical expiry e, which lies within
   W + r of the last recorded event. Denied requests and reads never extend it. A key whose e has
   passed is treated as absent. Callers passing their own time may add a grace period to the
@@ -82,8 +86,8 @@
   docs/benchmarks.md.
 ]]
 
-local VERSION = 8
-local FORMAT = '1' -- log, exact windows, locks, replay markers
+local VERSION = 9
+local FORMAT = '1' -- log, exact windows, locks, replay and release markers
 local PFORMAT = '3' -- panes and weighted (version 7; format 1 keys are rewritten on first use)
 local HFORMAT = '2' -- histograms: format 1 (no window aggregate) never shipped
 local TWO52 = 4503599627370496
@@ -961,6 +965,31 @@ EXPORTS.wp_peek = function(keys, args)
   return decide(windows, limits, n, true)
 end
 
+-- FCALL wp_lease <the KEYS of wp_acquire> <time|""> <min> <limits>
+--       then per limit: <algorithm> <window ms> <panes> <permits of the limit>, then <max>
+-- -> {granted g, time t, remaining, denying limit (1-based) or 0, retry after ms}
+-- Version 9. The ARGV of wp_acquire with min in the permits' place, and max after the quota.
+-- Grants the largest g <= max that fits every limit at t, if g >= min, and records g exactly
+-- as wp_acquire of g at t would (remaining: what it left); else records nothing, g = 0 and the
+-- rest is wp_acquire's denial of min. The general code only: wp_take's paths stay as they are.
+EXPORTS.wp_lease = function(keys, args)
+  local now = now_ms(args[1])
+  local lo = cached(COUNTS, args[2], 'min', 1, TWO52)
+  local count = cached(LIMITS, args[3], 'limits', 1, 8)
+  local hi = int(args[4 + 4 * count], 'max', lo, TWO52)
+  quotaKeys(keys, args, count)
+  local windows, limits = loadQuota(keys, args, count, now)
+  local g = hi
+  for j = 1, count do
+    g = math.min(g, limits[j] - windows[j]:count())
+  end
+  local reply = decide(windows, limits, g >= lo and g or lo)
+  if reply[1] == 1 then
+    return {g, now, reply[2], 0, 0}
+  end
+  return {0, now, reply[2], reply[3], reply[4]}
+end
+
 -- FCALL wp_holds <keys> <time|""> <windows> then per window: <algorithm> <window ms> <panes>
 -- -> 1 if any window still holds state (its logical expiry is after now), else 0
 EXPORTS.wp_holds = function(keys, args)
@@ -1608,20 +1637,26 @@ end
 
 local MAX_ID = 64
 
--- at and the replay id (args[2], args[3]); checks that keys[1] is keys[2]'s marker for that id.
--- Returns t = min(at, now) and the marker key.
-local function replayArgs(keys, args, now)
+-- at and the id (args[2], args[3]); checks that keys[1] is keys[2]'s marker for that id, named
+-- with infix (':y:' replays, ':g:' releases). Returns at and the marker key.
+local function markerArgs(keys, args, infix, what)
   local at = int(args[2], 'at', -TWO52, TWO52)
   local id = args[3]
   if id == nil or #id < 1 or #id > MAX_ID or not string.match(id, '^[%w_.:%-]+$') then
-    fail('WPARGS', 'replayId must be 1 to 64 characters of [A-Za-z0-9_.:-], was '
+    fail('WPARGS', what .. ' must be 1 to 64 characters of [A-Za-z0-9_.:-], was '
       .. (id == nil and 'nil' or string.sub(id, 1, 80)))
   end
-  if keys[2] == nil or keys[1] ~= keys[2] .. ':y:' .. id then
-    fail('WPARGS', 'the marker key (the first) must be the first window key + ":y:" + replayId, '
-      .. 'was ' .. tostring(keys[1]))
+  if keys[2] == nil or keys[1] ~= keys[2] .. infix .. id then
+    fail('WPARGS', 'the marker key (the first) must be the first window key + "' .. infix
+      .. '" + ' .. what .. ', was ' .. tostring(keys[1]))
   end
-  return math.min(at, now), keys[1]
+  return at, keys[1]
+end
+
+-- the replay's t = min(at, now) and its marker key
+local function replayArgs(keys, args, now)
+  local at, marker = markerArgs(keys, args, ':y:', 'replayId')
+  return math.min(at, now), marker
 end
 
 -- whether the marker is live: a replay with this id landed within its reach
@@ -1705,14 +1740,11 @@ local function logApply(s, now, n)
   Log.load(s.key, s.meta, now, s.w):record(n, s.t)
 end
 
--- FCALL wp_replay <numkeys> <marker> <keys of window 1> <keys of window 2> ...
---       <time|""> <at> <replayId> <n> <windows> then per window: <algorithm> <W> <P>
--- -> n recorded in every window that holds t; 0 none holds it (dropped); -1 already replayed
-EXPORTS.wp_replay = function(keys, args)
-  local now = now_ms(args[1])
-  local t, marker = replayArgs(keys, args, now)
-  local n = int(args[4], 'n', 1, TWO52)
-  local count = int(args[5], 'windows', 1, 8)
+-- KEYS and the window specs of wp_replay and wp_release (marker, then every window's keys;
+-- args[6..], three per window): every argument and every key's format is checked here, before
+-- any write. Returns {algorithm, key, W, P or the log's meta key} per window, and the longest
+-- reach (how long after now a window may still hold an instant up to now).
+local function markedSpecs(keys, args, count)
   local expected = 1
   for j = 0, count - 1 do
     expected = expected + keyCount(args[6 + j * 3])
@@ -1749,6 +1781,18 @@ EXPORTS.wp_replay = function(keys, args)
     end
     k = k + keyCount(algorithm)
   end
+  return specs, reach
+end
+
+-- FCALL wp_replay <numkeys> <marker> <keys of window 1> <keys of window 2> ...
+--       <time|""> <at> <replayId> <n> <windows> then per window: <algorithm> <W> <P>
+-- -> n recorded in every window that holds t; 0 none holds it (dropped); -1 already replayed
+EXPORTS.wp_replay = function(keys, args)
+  local now = now_ms(args[1])
+  local t, marker = replayArgs(keys, args, now)
+  local n = int(args[4], 'n', 1, TWO52)
+  local count = int(args[5], 'windows', 1, 8)
+  local specs, reach = markedSpecs(keys, args, count)
   if replayed(marker, now) then
     return -1
   end
@@ -1855,6 +1899,135 @@ EXPORTS.wp_replay_xrecord = function(keys, args)
   end
   mark(marker, now, w + 1)
   return stored
+end
+
+-- ---- release (version 9) ------------------------------------------------------------------
+--
+-- wp_lease records a grant of g permits at its time t exactly as an acquire of g; wp_release
+-- gives back n unspent ones of it. In every window that still holds t (as a replay decides:
+-- panes while t's pane is one of the P newest, weighted while t's fixed window is the current
+-- or the previous one, log while t > now - W) it takes min(n, what t's pane, fixed window or
+-- log entries hold) out of there, so they leave no trace when that pane or window leaves. It
+-- never moves a head, never extends or shortens a key's life, never leaves a count below 0.
+-- Idempotent per release id: a marker like a replay's, the first window key + ':g:' + the id,
+-- with the windows' longest reach. A caller whose clock lagged behind a window's head had its
+-- grant put in the head's pane, not t's: the release then takes from t's pane, which can only
+-- make the window stricter (those permits leave the window earlier than the grant's would).
+
+-- panes: the slot of t's pane, and o when that pane is older than the head
+local function panesRelease(key, now, t, w, p, n)
+  local r = w / p
+  local pt = floordiv(t, r)
+  local slot = pt - floordiv(pt, p) * p
+  local f = redis.call('HMGET', key, 'v', 'h', slot)
+  if f[1] == '1' then -- format 1: rewritten as format 3 first (deleted if nothing is live)
+    Panes.load(key, now, w, p)
+    f = redis.call('HMGET', key, 'v', 'h', slot)
+  end
+  if not f[1] then
+    return 0
+  end
+  local h = tonumber(f[2])
+  -- stored while pt <= h; still in the window while pt > (now's pane, or the head) - P
+  if pt > h or pt <= math.max(floordiv(now, r), h) - p then
+    return 0
+  end
+  local m = math.min(n, tonumber(f[3]) or 0)
+  if m > 0 then
+    redis.call('HINCRBY', key, slot, -m)
+    if pt < h then
+      redis.call('HINCRBY', key, 'o', -m)
+    end
+  end
+  return m
+end
+
+-- weighted: a when t's fixed window is the stored one, b when it is the one before
+local function weightedRelease(key, now, t, w, n)
+  local f = redis.call('HMGET', key, 'v', 'w', 'a', 'b')
+  if f[1] == '1' then
+    f = upgradeWeighted(key, now, w, f)
+  end
+  if not f[1] then
+    return 0
+  end
+  local k0, kt = tonumber(f[2]), floordiv(t, w)
+  if kt < math.max(floordiv(now, w), k0) - 1 then
+    return 0 -- t's window is older than the previous one
+  end
+  local field, held = 'a', tonumber(f[3])
+  if kt == k0 - 1 then
+    field, held = 'b', tonumber(f[4])
+  elseif kt ~= k0 then
+    return 0 -- newer than the stored window: nothing recorded there
+  end
+  local m = math.min(n, held)
+  if m > 0 then
+    redis.call('HINCRBY', key, field, -m)
+  end
+  return m
+end
+
+-- log: the entries at score t, each lowered (or removed) in the set's order until n are out
+local function logRelease(key, meta, now, t, w, n)
+  if t <= now - w then
+    return 0
+  end
+  local s = Log.load(key, meta, now, w)
+  local entries = redis.call('ZRANGEBYSCORE', key, t, t)
+  local left = n
+  for i = 1, #entries do
+    local member = entries[i]
+    local c = entryCount(member)
+    local m = math.min(c, left)
+    redis.call('ZREM', key, member)
+    if c > m then
+      redis.call('ZADD', key, t, string.match(member, '^(%d+):') .. ':' .. fmt(c - m))
+    end
+    left = left - m
+    if left == 0 then
+      break
+    end
+  end
+  if left < n then
+    s.c, s.dirty = s.c - (n - left), true
+    if s.o == t then -- the oldest entries may be gone: o is the set's first score
+      local first = redis.call('ZRANGE', key, 0, 0, 'WITHSCORES')
+      s.o = tonumber(first[2]) or false
+    end
+  end
+  s:flush()
+  return n - left
+end
+
+-- FCALL wp_release <numkeys> <marker> <keys of window 1> <keys of window 2> ...
+--       <time|""> <at> <releaseId> <n> <windows> then per window: <algorithm> <W> <P>
+-- -> the most permits taken out of any one window (0: no window holds at, or nothing was
+--    there); -1 already released (the marker is live, nothing changed)
+EXPORTS.wp_release = function(keys, args)
+  local now = now_ms(args[1])
+  local at, marker = markerArgs(keys, args, ':g:', 'releaseId')
+  local n = int(args[4], 'n', 1, TWO52)
+  local count = int(args[5], 'windows', 1, 8)
+  local specs, reach = markedSpecs(keys, args, count)
+  if replayed(marker, now) then
+    return -1
+  end
+  local most = 0
+  for j = 1, count do -- every check passed: the writes
+    local spec, m = specs[j], 0
+    if spec[1] == 'p' then
+      m = panesRelease(spec[2], now, at, spec[3], spec[4], n)
+    elseif spec[1] == 'w' then
+      m = weightedRelease(spec[2], now, at, spec[3], n)
+    else
+      m = logRelease(spec[2], spec[4], now, at, spec[3], n)
+    end
+    most = math.max(most, m)
+  end
+  -- a grant at a time after now (a clock that stepped back) stays in its window longer
+  mark(marker, now, most > 0 and reach + math.max(0, at - now) or reach)
+  return most
 end
 
 -- ---- locks ------------------------------------------------------------------------------
@@ -2117,7 +2290,7 @@ end
 -- NAMES, or READ_ONLY when it writes nothing (FCALL_RO, replicas). Raise VERSION.
 local NAMES = {'wp_version', 'wp_add', 'wp_count', 'wp_acquire', 'wp_take', 'wp_holds',
   'wp_record', 'wp_xrecord', 'wp_lock', 'wp_renew', 'wp_unlock', 'wp_replay', 'wp_replay_record',
-  'wp_replay_xrecord', 'wp_topadd'}
+  'wp_replay_xrecord', 'wp_topadd', 'wp_lease', 'wp_release'}
 local READ_ONLY = {'wp_summary', 'wp_xsummary', 'wp_peek', 'wp_top'} -- FCALL_RO may call them, on replicas too
 
 if redis.register_function then

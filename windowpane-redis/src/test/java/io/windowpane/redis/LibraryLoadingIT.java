@@ -3,11 +3,13 @@ package io.windowpane.redis;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.windowpane.Limit;
+import io.windowpane.Quota;
 import io.windowpane.RateLimiter;
 import io.windowpane.WindowCounter;
 import io.windowpane.WindowSpec;
 import io.windowpane.Windowpane;
 import io.windowpane.redis.internal.FunctionLibrary;
+import io.windowpane.spi.LimiterStore;
 import io.windowpane.testkit.redis.RedisServer;
 import io.windowpane.testkit.redis.RedisServerExtension;
 import io.windowpane.testkit.redis.RespClient;
@@ -73,6 +75,29 @@ class LibraryLoadingIT {
       try (Windowpane wp = Windowpane.using(engine(ScriptMode.FUNCTIONS))) {
         assertThat(version(c)).as("newer kept").isEqualTo((long) ours + 1);
         assertThat(wp.counter("c", WindowSpec.log(SECOND)).add("k", 3)).isEqualTo(3);
+      }
+    }
+  }
+
+  @Test
+  void aVersion8Library_isUpgraded_andLeasing_reloadsItWhenVersion8IsLoadedBack() {
+    String text = FunctionLibrary.bundled().functionText();
+    int ours = FunctionLibrary.bundled().version();
+    // version 8 as it shipped registered neither wp_lease nor wp_release
+    String v8 = withVersion(text, ours, 8).replace(", 'wp_lease', 'wp_release'}", "}");
+    assertThat(v8).doesNotContain("'wp_lease'");
+    Quota quota = Quota.of(Limit.of(5, WindowSpec.panes(Duration.ofHours(1), 10)));
+    try (RespClient c = redis.client()) {
+      c.command("FUNCTION", "LOAD", "REPLACE", v8);
+      assertThat(version(c)).isEqualTo(8L);
+      try (RedisEngine engine = engine(ScriptMode.FUNCTIONS)) {
+        assertThat(version(c)).as("upgraded at start").isEqualTo((long) ours);
+        LimiterStore limiter = engine.limiterStore("lease", quota);
+        assertThat(limiter.lease("k", 1, 3).orElseThrow().permits()).isEqualTo(3);
+        c.command("FUNCTION", "LOAD", "REPLACE", v8); // an older engine's library, by hand
+        assertThat(limiter.lease("k", 1, 3).orElseThrow().permits())
+            .as("'Function not found': reloaded, then called again").isEqualTo(2);
+        assertThat(version(c)).isEqualTo((long) ours);
       }
     }
   }

@@ -124,7 +124,7 @@ class ProtocolCliIT {
           "wp1:c:{logins:alice}:l60000:m", Long.toString(T + 59_999), "l", "60000", "1"))
           .containsExactly("7");
       assertThat(logins.count("alice")).as("the events at T have left").isZero();
-      assertThat(cli("FCALL", "wp_version", "0")).containsExactly("8");
+      assertThat(cli("FCALL", "wp_version", "0")).containsExactly("9");
     }
   }
 
@@ -296,6 +296,43 @@ class ProtocolCliIT {
       replay[3] = key + ":y:batch-18";
       assertThat(cli(replay)).as("no window holds T + 500 any more: dropped")
           .containsExactly("0");
+    }
+  }
+
+  @Test
+  void leaseAndRelease_fromRedisCli_shareTheQuotaWithJava_releasedOncePerId() throws Exception {
+    ManualClock clock = ManualClock.at(T + 250);
+    Limit perSecond = Limit.of(10, WindowSpec.panes(Duration.ofSeconds(1), 10));
+    Limit perMinute = Limit.of(25, WindowSpec.log(Duration.ofMinutes(1)));
+    try (Windowpane wp = TestEngines.standalone(redis, clock, ScriptMode.AUTO)) {
+      RateLimiter api = wp.limiter("lease", Quota.of(perSecond, perMinute));
+      assertThat(api.tryAcquire("u", 3)).isEqualTo(Decision.allowed(7));
+      String p = "wp1:r:{lease:u}:0:p1000/10";
+      String l = "wp1:r:{lease:u}:1:l60000";
+      String t250 = Long.toString(T + 250);
+      // wp_acquire's KEYS and ARGV, min (2) in the permits' place, then max (100)
+      String[] lease = {"FCALL", "wp_lease", "3", p, l, l + ":m", at(T + 250), "2", "2",
+          "p", "1000", "10", "10", "l", "60000", "1", "25", "100"};
+      assertThat(cli(lease)).as("the largest that fits, recorded at T + 250")
+          .containsExactly("7", t250, "0", "0", "0");
+      assertThat(cli(lease)).as("fewer than min fit: the denial of 2, nothing recorded")
+          .containsExactly("0", t250, "0", "1", "950");
+      String[] release = {"FCALL", "wp_release", "4", p + ":g:lease-1", p, l, l + ":m",
+          at(T + 600), t250, "lease-1", "4", "2", "p", "1000", "10", "l", "60000", "1"};
+      assertThat(cli(release)).as("4 taken out of both limits").containsExactly("4");
+      assertThat(cli(release)).as("the same id again: nothing changed").containsExactly("-1");
+      clock.set(T + 600);
+      assertThat(api.tryAcquire("u", 4)).isEqualTo(Decision.allowed(0));
+      assertThat(cli("ZRANGE", l, "0", "-1")).as("T + 250's entries lowered in the set's order")
+          .containsExactly("2:6", "3:4");
+      assertThat(hash(l + ":m")).containsEntry("c", "10");
+      release[3] = p + ":g:lease-2";
+      release[7] = at(T + 60_250);
+      release[9] = "lease-2";
+      assertThat(cli(release)).as("no window holds T + 250 any more").containsExactly("0");
+      lease[lease.length - 1] = "1";
+      assertThat(String.join("\n", cli(lease)))
+          .startsWith("WPARGS max must be an integer in [2, 4503599627370496], was 1");
     }
   }
 

@@ -7,6 +7,7 @@ import io.windowpane.Windowpane;
 import io.windowpane.server.config.ServerConfig;
 import io.windowpane.server.internal.Service;
 import io.windowpane.server.internal.ServiceMetrics;
+import io.windowpane.server.internal.rls.RlsConfig;
 import io.windowpane.server.internal.rls.RlsServer;
 import io.windowpane.spi.Engine;
 import java.util.List;
@@ -101,25 +102,14 @@ public final class WindowpaneServer implements AutoCloseable {
   /** The Envoy rate limit service of {@code config} on its gRPC port (docs/envoy.md). */
   private static RlsServer startRls(ServerConfig config, Windowpane windowpane,
       ServiceMetrics metrics, MillisClock clock) {
+    RlsConfig rules;
     try {
-      return RlsServer.start(config.host(), config.grpcPort().getAsInt(),
-          config.rlsConfig().orElseThrow(), windowpane, config.tokens(), metrics.registry(),
-          clock, config.shutdownTimeout(), config.rlsReloadInterval());
+      rules = RlsConfig.load(config.rlsConfig().orElseThrow());
     } catch (io.windowpane.config.ConfigException e) {
       throw new IllegalArgumentException(e.getMessage(), e);
     }
-  }
-
-  /**
-   * Loads the Envoy rate limit rules again now if their files changed (the service also checks
-   * every {@code rls.reloadInterval} by itself): true when new rules are in force, false when
-   * nothing changed or the service is off.
-   *
-   * @throws IllegalArgumentException naming the file and field when the changed rules do not
-   *     load; the rules in force stay
-   */
-  public boolean reloadRlsRules() {
-    return rls != null && rls.reloadRules();
+    return RlsServer.start(config.host(), config.grpcPort().getAsInt(), rules.bind(windowpane),
+        windowpane, config.tokens(), metrics.registry(), clock, config.shutdownTimeout());
   }
 
   /** The gRPC port of the Envoy rate limit service, when it is on. */

@@ -5,9 +5,11 @@ import io.windowpane.Limit;
 import io.windowpane.Quota;
 import io.windowpane.WindowSpec;
 import io.windowpane.spi.CounterStore;
+import io.windowpane.spi.Grant;
 import io.windowpane.spi.LimiterStore;
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ThreadLocalRandom;
@@ -28,6 +30,12 @@ import java.util.concurrent.atomic.AtomicLong;
  * marker, for as long as the set keeps it (until no window reaches its time, when a repeat is
  * dropped anyway), and one command both checks and records. The count is the part after the last
  * ':' as for every member; "r." cannot begin a recorded member (hex id, then '.').
+ *
+ * A lease (LimiterStore.lease) takes the lock like an acquire and records its grant as one
+ * event; a release adds the member g.<releaseId>:-<m> at the grant's time (ZADD NX), a negative
+ * count that cancels m of the permits recorded at that time in every window's count, the
+ * member again its own marker. m never exceeds what the set holds at that time, so no time's
+ * sum goes below 0 and counts stay monotone as events leave (retryAfter's search relies on it).
  */
 final class LockModeStores {
 
@@ -96,6 +104,45 @@ final class LockModeStores {
         return Calls.translated(seam.zAddIfAbsentAndExpire(setKey(lockName), t,
             "r." + replayId + ':' + n, ttl), "lock mode replay").thenApply(added -> (Void) null);
       });
+    });
+  }
+
+  /**
+   * Gives back up to {@code n} permits of a grant recorded at {@code atMillis}, under the key's
+   * lock, unless no window still looks at that time: one member {@code g.<releaseId>:-m} at
+   * score {@code atMillis}, m the smallest of n and the permits the set holds at that score, so
+   * every count that includes the grant drops by m and no time's sum goes below 0. The member
+   * is its own idempotency marker: a release whose id the set still holds changes nothing.
+   */
+  private CompletionStage<Void> release(String lockName, List<WindowSpec> windows, long horizon,
+      long n, long atMillis, String releaseId) {
+    CompletableFuture<Void> refused = Replays.refuseId(releaseId, "releaseId");
+    if (refused != null) {
+      return refused;
+    }
+    String marker = "g." + releaseId + ':';
+    return guard.run(lockName, now -> {
+      boolean held = false;
+      for (WindowSpec spec : windows) {
+        held |= SortedSetWindows.holds(spec, atMillis, now);
+      }
+      if (!held) {
+        return CompletableFuture.<Void>completedFuture(null);
+      }
+      return Calls.translated(seam.zTrimAndRead(setKey(lockName), now - horizon),
+          "lock mode read").thenCompose(events -> {
+            for (RedisSeam.Scored e : events) {
+              if (e.member().startsWith(marker)) {
+                return CompletableFuture.<Void>completedFuture(null); // released already
+              }
+            }
+            SortedSetWindows window = new SortedSetWindows(events);
+            long m = Math.min(n, window.at(atMillis));
+            long ttl = Math.max(atMillis, window.newest()) + horizon + guard.graceMillis() + 1
+                - now;
+            return Calls.translated(seam.zAddIfAbsentAndExpire(setKey(lockName), atMillis,
+                marker + (-m), ttl), "lock mode release").thenApply(added -> (Void) null);
+          });
     });
   }
 
@@ -181,29 +228,69 @@ final class LockModeStores {
     public CompletionStage<Decision> tryAcquireAsync(String key, long permits) {
       String lock = prefix + key;
       return guard.run(lock, now -> read(lock, now, horizon).thenCompose(window -> {
-        long remaining = Long.MAX_VALUE;
-        boolean fits = true;
-        for (Limit limit : limits) {
-          long count = window.count(limit.window(), now);
-          fits &= count + permits <= limit.permits();
-          remaining = Math.min(remaining, limit.permits() - count);
-        }
-        if (fits) {
-          long left = remaining - permits;
+        long room = room(window, now);
+        if (room >= permits) {
+          long left = room - permits;
           return record(lock, now, permits, horizon).thenApply(v -> Decision.allowed(left));
         }
-        long wait = -1;
-        Limit by = null;
-        for (Limit limit : limits) {
-          long w = window.waitMillis(limit, now, permits);
-          if (w > wait) {
-            wait = w;
-            by = limit;
-          }
-        }
-        return CompletableFuture.completedFuture(
-            Decision.denied(Math.max(0, remaining), by, wait));
+        return CompletableFuture.completedFuture(denial(window, now, permits, room));
       }));
+    }
+
+    /** The smallest room left over the limits at {@code now}: the most that fits them all. */
+    private long room(SortedSetWindows window, long now) {
+      long room = Long.MAX_VALUE;
+      for (Limit limit : limits) {
+        room = Math.min(room, limit.permits() - window.count(limit.window(), now));
+      }
+      return room;
+    }
+
+    /** The denial of {@code permits} that do not fit: the limit that must wait longest. */
+    private Decision denial(SortedSetWindows window, long now, long permits, long room) {
+      long wait = -1;
+      Limit by = null;
+      for (Limit limit : limits) {
+        long w = window.waitMillis(limit, now, permits);
+        if (w > wait) {
+          wait = w;
+          by = limit;
+        }
+      }
+      return Decision.denied(Math.max(0, room), by, wait);
+    }
+
+    /**
+     * Under the key's lock, as the functions' wp_lease: the largest grant up to
+     * {@code maxPermits} that fits every limit, recorded as one event of that many permits.
+     */
+    @Override
+    public CompletionStage<Optional<Grant>> leaseAsync(String key, long minPermits,
+        long maxPermits) {
+      String lock = prefix + key;
+      return guard.run(lock, now -> read(lock, now, horizon).thenCompose(window -> {
+        long room = room(window, now);
+        if (room >= minPermits) {
+          long granted = Math.min(room, maxPermits);
+          Decision allowed = Decision.allowed(room - granted);
+          return record(lock, now, granted, horizon)
+              .thenApply(v -> Optional.of(new Grant(granted, now, allowed)));
+        }
+        return CompletableFuture.completedFuture(Optional.of(
+            new Grant(0, now, denial(window, now, minPermits, room))));
+      }));
+    }
+
+    @Override
+    public Optional<Grant> lease(String key, long minPermits, long maxPermits) {
+      return Calls.await(leaseAsync(key, minPermits, maxPermits).toCompletableFuture(),
+          guardMillis, "lease");
+    }
+
+    @Override
+    public CompletionStage<Void> releaseAsync(String key, long permits, long atMillis,
+        String releaseId) {
+      return release(prefix + key, windows, horizon, permits, atMillis, releaseId);
     }
 
     @Override

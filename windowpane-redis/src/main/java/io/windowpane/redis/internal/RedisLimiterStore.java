@@ -5,7 +5,9 @@ import io.windowpane.Limit;
 import io.windowpane.Quota;
 import io.windowpane.TopKey;
 import io.windowpane.WindowSpec;
+import io.windowpane.spi.Grant;
 import io.windowpane.spi.LimiterStore;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -20,6 +22,13 @@ import java.util.concurrent.CompletionStage;
  * limit and decides nothing. {@link #peek} is one call of {@code wp_peek} (library version 8),
  * which writes nothing. With top keys on, every decision also feeds the allowed or the denied
  * sketch of the first limit's window ({@link TopSketch}: a call of its own, not awaited).
+ *
+ * <p>Leasing (library version 9): {@link #lease} is one call of {@code wp_lease}, which grants
+ * the largest count in [min, max] that fits every limit and records it as an acquire of it at
+ * the engine's time (the server's by default), answered with the grant and that time; a grant
+ * feeds the top keys like an acquire of it.
+ * {@link #releaseAsync} is one call of {@code wp_release}, idempotent per release id like a
+ * replay ({@link Replays}).
  */
 final class RedisLimiterStore implements LimiterStore {
 
@@ -113,13 +122,6 @@ final class RedisLimiterStore implements LimiterStore {
   }
 
   @Override
-  public CompletionStage<Optional<Decision>> peekAsync(String key, long permits) {
-    return Calls.translated(seam.callIntegers("wp_peek", keys(key), argsFor(permits))
-        .thenApply(r -> Optional.of(r.get(0) == 1 ? Decision.allowed(r.get(1)) : denied(r))),
-        "peek");
-  }
-
-  @Override
   public Optional<List<TopKey>> topKeys(int n, boolean denied) {
     if (allowedTop == null) {
       return Optional.empty();
@@ -185,12 +187,60 @@ final class RedisLimiterStore implements LimiterStore {
     return Calls.translated(tryAcquireAllCall(keys, permits), "tryAcquireAll");
   }
 
-  @Override
-  public CompletionStage<Void> replayAsync(String key, long permits, long atMillis,
-      String replayId) {
+  /** wp_replay's and wp_release's ARGV after the id: n, the limits, then their specs. */
+  private String[] markedArgs(long permits) {
     String[] rest = new String[holdsArgs.length];
     System.arraycopy(holdsArgs, 1, rest, 1, holdsArgs.length - 1); // limits, then their specs
     rest[0] = Long.toString(permits);
-    return Replays.call(seam, "wp_replay", time, keys(key), atMillis, replayId, rest);
+    return rest;
+  }
+
+  @Override
+  public CompletionStage<Void> replayAsync(String key, long permits, long atMillis,
+      String replayId) {
+    return Replays.call(seam, "wp_replay", time, keys(key), atMillis, replayId,
+        markedArgs(permits));
+  }
+
+  /**
+   * wp_lease: the ARGV of wp_take with {@code minPermits} in the permits' place, then
+   * {@code maxPermits}; the reply {granted, time, remaining, denying limit or 0, retry after}.
+   */
+  private CompletableFuture<Optional<Grant>> leaseCall(String key, long minPermits,
+      long maxPermits) {
+    String[] args = Arrays.copyOf(acquireArgs, acquireArgs.length + 1);
+    args[0] = time.now();
+    args[1] = Long.toString(minPermits);
+    args[acquireArgs.length] = Long.toString(maxPermits);
+    return seam.callIntegers("wp_lease", keys(key), args).thenApply(r -> {
+      long granted = r.get(0);
+      if (allowedTop != null) { // a grant is an acquire of its permits; a refusal a denial
+        if (granted > 0) {
+          allowedTop.add(args[0], key, granted);
+        } else {
+          deniedTop.add(args[0], key, 1);
+        }
+      }
+      Decision decision = granted > 0 ? Decision.allowed(r.get(2))
+          : Decision.denied(r.get(2), limits[(int) (long) r.get(3) - 1], r.get(4));
+      return Optional.of(new Grant(granted, r.get(1), decision));
+    });
+  }
+
+  @Override
+  public Optional<Grant> lease(String key, long minPermits, long maxPermits) {
+    return Calls.await(leaseCall(key, minPermits, maxPermits), guardMillis, "lease");
+  }
+
+  @Override
+  public CompletionStage<Optional<Grant>> leaseAsync(String key, long minPermits,
+      long maxPermits) {
+    return Calls.translated(leaseCall(key, minPermits, maxPermits), "lease");
+  }
+
+  @Override
+  public CompletionStage<Void> releaseAsync(String key, long permits, long atMillis,
+      String releaseId) {
+    return Replays.release(seam, time, keys(key), atMillis, releaseId, markedArgs(permits));
   }
 }

@@ -12,10 +12,12 @@ import java.util.regex.Pattern;
  * log position of that time and decides nothing. Idempotency lives on the server, in the same
  * atomic call: KEYS[1] is a marker named after the first window key and the replay id, under
  * the same hash tag, checked and set with the window's reach as its expiry. A repeated replay
- * (the chain did not hear whether the first landed) changes nothing.
+ * (the chain did not hear whether the first landed) changes nothing. A limiter's release of
+ * leased permits (wp_release, library version 9) is idempotent the same way, with its marker
+ * under ":g:" instead of ":y:", so a release id never collides with a replay id.
  */
 
-/** What the stores' replays share: the replay id's check, the marker key, the call. */
+/** What replays and releases share: the id's check, the marker key, the call. */
 final class Replays {
 
   /** The replay ids the SPI allows; they become part of a key name. */
@@ -34,28 +36,48 @@ final class Replays {
    */
   static CompletionStage<Void> call(RedisSeam seam, String function, TimeArg time,
       String[] windowKeys, long atMillis, String replayId, String... rest) {
-    CompletableFuture<Void> refused = refuseId(replayId);
+    return marked(seam, function, ":y:", "replayId", time, windowKeys, atMillis, replayId, rest);
+  }
+
+  /**
+   * {@code wp_release} of a limiter's leased permits: {@link #call} with the marker
+   * {@code <first window key>:g:<releaseId>}; the same rules for the id.
+   */
+  static CompletionStage<Void> release(RedisSeam seam, TimeArg time, String[] windowKeys,
+      long atMillis, String releaseId, String... rest) {
+    return marked(seam, "wp_release", ":g:", "releaseId", time, windowKeys, atMillis, releaseId,
+        rest);
+  }
+
+  private static CompletionStage<Void> marked(RedisSeam seam, String function, String infix,
+      String what, TimeArg time, String[] windowKeys, long atMillis, String id, String[] rest) {
+    CompletableFuture<Void> refused = refuseId(id, what);
     if (refused != null) {
       return refused;
     }
     String[] keys = new String[windowKeys.length + 1];
-    keys[0] = windowKeys[0] + ":y:" + replayId;
+    keys[0] = windowKeys[0] + infix + id;
     System.arraycopy(windowKeys, 0, keys, 1, windowKeys.length);
     String[] args = new String[3 + rest.length];
     args[0] = time.now();
     args[1] = Long.toString(Math.max(-MAX_TIME, Math.min(MAX_TIME, atMillis)));
-    args[2] = replayId;
+    args[2] = id;
     System.arraycopy(rest, 0, args, 3, rest.length);
     return Calls.translated(seam.callInteger(function, keys, args).thenApply(n -> (Void) null),
-        "replay");
+        "replayId".equals(what) ? "replay" : "release");
   }
 
   /** A stage failed with {@link IllegalArgumentException} if {@code replayId} is malformed. */
   static <T> CompletableFuture<T> refuseId(String replayId) {
-    if (replayId != null && ID.matcher(replayId).matches()) {
+    return refuseId(replayId, "replayId");
+  }
+
+  /** The same check for an id named {@code what} ("replayId", "releaseId"). */
+  static <T> CompletableFuture<T> refuseId(String id, String what) {
+    if (id != null && ID.matcher(id).matches()) {
       return null;
     }
     return CompletableFuture.failedFuture(new IllegalArgumentException(
-        "replayId must be 1 to 64 characters of [A-Za-z0-9_.:-], was " + replayId));
+        what + " must be 1 to 64 characters of [A-Za-z0-9_.:-], was " + id));
   }
 }

@@ -9,7 +9,8 @@ import java.util.List;
 
 /**
  * Lock mode's window arithmetic over the events read from a sorted set: each member is
- * {@code <unique id>:<n>} scored with its time. Counts follow the window model's definitions
+ * {@code <unique id>:<n>} scored with its time ({@code n < 0} for a release of leased permits,
+ * never more than the permits held at the same time). Counts follow the window model's definitions
  * (docs/window-model.md) for every algorithm, so lock mode answers as the functions do.
  */
 final class SortedSetWindows {
@@ -82,6 +83,11 @@ final class SortedSetWindows {
         return sum(start, t) + ceilScaled(previous, w - (t - start), w);
       }
     }
+  }
+
+  /** The permits recorded at exactly {@code t} (what a release may take back from there). */
+  long at(long t) {
+    return Math.max(0, sum(t, t));
   }
 
   /** The sum of n over events with from <= time <= to. */
