@@ -1,6 +1,7 @@
 package io.windowpane;
 
 import io.windowpane.internal.Checks;
+import io.windowpane.spi.Grant;
 import io.windowpane.spi.LimiterStore;
 import java.util.List;
 import java.util.Optional;
@@ -67,6 +68,70 @@ public final class RateLimiter {
   }
 
   /**
+   * Takes the largest slice of {@code key}'s budget from {@code minPermits} to
+   * {@code maxPermits} that fits every limit now, in one atomic step, for a holder that spends it
+   * without asking again (see {@link LimiterStore#lease} for the contract): the grant is
+   * recorded in every limit exactly like {@code tryAcquire(key, permits)}, at the grant's
+   * {@link Grant#atMillis()}. When fewer than {@code minPermits} fit, nothing is recorded and the
+   * grant is 0 permits with the denial {@code tryAcquire(key, minPermits)} would give. Give back
+   * what is not spent with {@link #releaseAsync}. Empty when the engine cannot lease (a failover
+   * chain cannot, for now; docs/guarantees.md says which engines can).
+   *
+   * @throws IllegalArgumentException unless {@code 1 <= minPermits <= maxPermits <=} the quota's
+   *     smallest limit, or for a bad key
+   */
+  public Optional<Grant> lease(String key, long minPermits, long maxPermits) {
+    Checks.key(key);
+    checkSlice(minPermits, maxPermits);
+    return store.lease(key, minPermits, maxPermits);
+  }
+
+  /** {@link #lease} without blocking the caller; arguments are checked synchronously. */
+  public CompletionStage<Optional<Grant>> leaseAsync(String key, long minPermits,
+      long maxPermits) {
+    Checks.key(key);
+    checkSlice(minPermits, maxPermits);
+    return store.leaseAsync(key, minPermits, maxPermits);
+  }
+
+  /**
+   * Gives back {@code permits} of a {@link Grant} made at {@code atMillis} that its holder did
+   * not spend: they are taken out of the pane, fixed window or log position of {@code atMillis}
+   * in every limit whose window still holds it, never leaving a count below 0, so they are room
+   * again at once (see {@link LimiterStore#releaseAsync} for the contract). Idempotent per
+   * {@code releaseId}: a retried release with the same id changes nothing. The stage fails with
+   * {@link UnsupportedOperationException} on an engine that cannot lease.
+   *
+   * @throws IllegalArgumentException unless {@code 1 <= permits <=} the quota's smallest limit
+   *     and {@code releaseId} is 1 to 64 characters of {@code [A-Za-z0-9_.:-]}, or for a bad key
+   */
+  public CompletionStage<Void> releaseAsync(String key, long permits, long atMillis,
+      String releaseId) {
+    Checks.key(key);
+    checkPermits(permits);
+    Checks.id("releaseId", releaseId);
+    return store.releaseAsync(key, permits, atMillis, releaseId);
+  }
+
+  private void checkSlice(long minPermits, long maxPermits) {
+    Checks.inRange("minPermits", minPermits, 1, quota.smallestPermits());
+    Checks.inRange("maxPermits", maxPermits, minPermits, quota.smallestPermits());
+  }
+
+  /**
+   * {@code permits} of {@code key} on this limiter, as one member of an all-or-nothing group
+   * ({@link Windowpane#tryAcquireAllOrNothing}); validated at once, recording nothing.
+   */
+  public PermitRequest request(String key, long permits) {
+    return new PermitRequest(this, key, permits);
+  }
+
+  /** The engine side, for {@link Windowpane#tryAcquireAllOrNothing}. */
+  LimiterStore store() {
+    return store;
+  }
+
+  /**
    * What {@link #tryAcquire(String)} would answer now for one permit: see
    * {@link #peek(String, long)}.
    */
@@ -84,6 +149,11 @@ public final class RateLimiter {
    */
   public Optional<Decision> peek(String key, long permits) {
     return store.peek(Checks.key(key), checkPermits(permits));
+  }
+
+  /** {@link #peek(String, long)} without blocking the caller. */
+  public CompletionStage<Optional<Decision>> peekAsync(String key, long permits) {
+    return store.peekAsync(Checks.key(key), checkPermits(permits));
   }
 
   /**

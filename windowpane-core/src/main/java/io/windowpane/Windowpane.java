@@ -1,11 +1,16 @@
 package io.windowpane;
 
+import io.windowpane.internal.AllOrNothing;
 import io.windowpane.internal.Checks;
 import io.windowpane.internal.lock.LockScheduler;
 import io.windowpane.internal.local.LocalEngine;
 import io.windowpane.spi.Engine;
 import io.windowpane.spi.LockStore;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
@@ -72,6 +77,86 @@ public final class Windowpane implements AutoCloseable {
   /** A rate limiter over a quota of the given limits. */
   public RateLimiter limiter(String name, Limit first, Limit... more) {
     return limiter(name, Quota.of(first, more));
+  }
+
+  /** Most requests in one {@link #tryAcquireAllOrNothing} group. */
+  public static final int MAX_GROUP = 64;
+
+  /**
+   * Takes every request's permits, or none: the group is allowed only when each request fits
+   * its limiter's quota, and then all of them are recorded; when any does not fit, nothing stays
+   * recorded and the answer is that request's denial (its limit, remaining and exact
+   * {@code retryAfter}). For requests that must pass together, e.g. the descriptors of one
+   * Envoy request, or a per-user and a per-tenant limit on different limiters.
+   *
+   * <pre>{@code
+   * GroupDecision g = wp.tryAcquireAllOrNothing(List.of(
+   *     perUser.request("user:42", 1), perTenant.request("acme", 1))).orElseThrow();
+   * }</pre>
+   *
+   * <p>Guarantees (docs/guarantees.md):
+   * <ul>
+   *   <li>Never admits a group in part: the requests are leased one by one in a fixed order
+   *       (limiter name, then key); at the first denial every permit already taken is given
+   *       back before the answer.
+   *   <li>Not a transaction: while a denied group holds its first grants (an engine round trip
+   *       each, then the give-back), a concurrent caller may be denied by them. This errs
+   *       towards denying, never towards admitting more than a limit allows.
+   *   <li>A give-back that fails (backend down, timeout) is logged at WARNING
+   *       ({@code io.windowpane.allornothing}) and does not change the answer: those permits
+   *       stay counted until they leave the window, conservative again.
+   *   <li>Requests for the same limiter and key are taken together, their permits summed.
+   *   <li>A backend failure gives back what was taken, then throws the
+   *       {@link WindowpaneException}.
+   * </ul>
+   *
+   * <p>Empty when the engine cannot lease ({@link io.windowpane.spi.LimiterStore#lease}; the
+   * local engine can, a failover chain cannot yet; docs/guarantees.md says which engines can),
+   * with nothing recorded: the
+   * caller chooses what to do instead, e.g. deciding each request on its own. A group of one
+   * request is a plain {@link RateLimiter#tryAcquire(String, long)} and answers on every engine.
+   *
+   * @param requests 1 to {@value #MAX_GROUP} requests on limiters of this {@code Windowpane}
+   * @throws IllegalArgumentException if {@code requests} is null or empty or holds more than
+   *     {@value #MAX_GROUP}, a null request or one on another {@code Windowpane}'s limiter, or
+   *     requests for one limiter and key whose permits sum past its smallest limit; nothing is
+   *     recorded
+   */
+  public Optional<GroupDecision> tryAcquireAllOrNothing(List<PermitRequest> requests) {
+    try {
+      return tryAcquireAllOrNothingAsync(requests).toCompletableFuture().join();
+    } catch (CompletionException e) {
+      if (e.getCause() instanceof RuntimeException) {
+        throw (RuntimeException) e.getCause();
+      }
+      throw e;
+    }
+  }
+
+  /**
+   * {@link #tryAcquireAllOrNothing} without blocking the caller: the requests are leased one
+   * after the other as each engine call completes. Bad arguments throw at once.
+   */
+  public CompletionStage<Optional<GroupDecision>> tryAcquireAllOrNothingAsync(
+      List<PermitRequest> requests) {
+    Checks.notNull("requests", requests);
+    Checks.inRange("number of requests", requests.size(), 1, MAX_GROUP);
+    List<AllOrNothing.Member> members = new ArrayList<>(requests.size());
+    for (int i = 0; i < requests.size(); i++) {
+      PermitRequest r = requests.get(i);
+      if (r == null) {
+        throw new IllegalArgumentException("requests[" + i + "] must not be null");
+      }
+      RateLimiter limiter = r.limiter();
+      if (byName.get("limiter:" + limiter.name()) != limiter) {
+        throw new IllegalArgumentException("requests[" + i + "].limiter '" + limiter.name()
+            + "' must be a limiter of this Windowpane");
+      }
+      members.add(new AllOrNothing.Member(limiter.store(), limiter.name(), r.key(),
+          r.permits(), limiter.quota().smallestPermits()));
+    }
+    return AllOrNothing.acquire(members).thenApply(o -> o.map(
+        x -> new GroupDecision(x.decision(), x.deniedIndex(), x.decisions())));
   }
 
   /** A statistics window named {@code name}: count, sum, mean, min, max, quantiles. */

@@ -61,11 +61,23 @@ public final class Checks {
     return name(name, true);
   }
 
+  /**
+   * Checks an id such as a release id: 1 to 64 chars of {@code [A-Za-z0-9_.:-]}, the rules of a
+   * name, with {@code argument} named in the message.
+   */
+  public static String id(String argument, String id) {
+    return name(argument, id, false);
+  }
+
   private static String name(String name, boolean slash) {
+    return name("name", name, slash);
+  }
+
+  private static String name(String argument, String name, boolean slash) {
     String allowed = slash ? "[A-Za-z0-9_.:/-]" : "[A-Za-z0-9_.:-]";
     if (name == null || name.isEmpty() || name.length() > MAX_NAME_LENGTH) {
       throw new IllegalArgumentException(
-          "name must be 1 to " + MAX_NAME_LENGTH + " characters of " + allowed + ", was "
+          argument + " must be 1 to " + MAX_NAME_LENGTH + " characters of " + allowed + ", was "
               + (name == null ? "null" : "'" + name + "'"));
     }
     for (int i = 0; i < name.length(); i++) {
@@ -74,8 +86,8 @@ public final class Checks {
           || c == '_' || c == '.' || c == ':' || c == '-' || (slash && c == '/');
       if (!ok) {
         throw new IllegalArgumentException(
-            "name must be 1 to " + MAX_NAME_LENGTH + " characters of " + allowed + ", was '"
-                + name + "'");
+            argument + " must be 1 to " + MAX_NAME_LENGTH + " characters of " + allowed
+                + ", was '" + name + "'");
       }
     }
     return name;

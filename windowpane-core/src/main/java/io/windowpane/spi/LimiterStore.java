@@ -41,6 +41,14 @@ public interface LimiterStore {
   }
 
   /**
+   * {@link #peek} without blocking the caller. The default runs {@link #peek} on the calling
+   * thread: an engine whose peek waits for a backend overrides it.
+   */
+  default CompletionStage<Optional<Decision>> peekAsync(String key, long permits) {
+    return CounterStore.Async.call(() -> peek(key, permits));
+  }
+
+  /**
    * An optional capability: the {@code n} keys with the most permits allowed ({@code denied}
    * false) or the most requests denied ({@code denied} true) over the quota's first limit's
    * window, for a quota that turned top keys on ({@link io.windowpane.Quota#topKeys()} > 0).

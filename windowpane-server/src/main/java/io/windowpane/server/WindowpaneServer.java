@@ -7,7 +7,6 @@ import io.windowpane.Windowpane;
 import io.windowpane.server.config.ServerConfig;
 import io.windowpane.server.internal.Service;
 import io.windowpane.server.internal.ServiceMetrics;
-import io.windowpane.server.internal.rls.RlsConfig;
 import io.windowpane.server.internal.rls.RlsServer;
 import io.windowpane.spi.Engine;
 import java.util.List;
@@ -102,14 +101,25 @@ public final class WindowpaneServer implements AutoCloseable {
   /** The Envoy rate limit service of {@code config} on its gRPC port (docs/envoy.md). */
   private static RlsServer startRls(ServerConfig config, Windowpane windowpane,
       ServiceMetrics metrics, MillisClock clock) {
-    RlsConfig rules;
     try {
-      rules = RlsConfig.load(config.rlsConfig().orElseThrow());
+      return RlsServer.start(config.host(), config.grpcPort().getAsInt(),
+          config.rlsConfig().orElseThrow(), windowpane, config.tokens(), metrics.registry(),
+          clock, config.shutdownTimeout(), config.rlsReloadInterval());
     } catch (io.windowpane.config.ConfigException e) {
       throw new IllegalArgumentException(e.getMessage(), e);
     }
-    return RlsServer.start(config.host(), config.grpcPort().getAsInt(), rules.bind(windowpane),
-        windowpane, config.tokens(), metrics.registry(), clock, config.shutdownTimeout());
+  }
+
+  /**
+   * Loads the Envoy rate limit rules again now if their files changed (the service also checks
+   * every {@code rls.reloadInterval} by itself): true when new rules are in force, false when
+   * nothing changed or the service is off.
+   *
+   * @throws IllegalArgumentException naming the file and field when the changed rules do not
+   *     load; the rules in force stay
+   */
+  public boolean reloadRlsRules() {
+    return rls != null && rls.reloadRules();
   }
 
   /** The gRPC port of the Envoy rate limit service, when it is on. */

@@ -25,6 +25,13 @@ import java.util.concurrent.CompletionStage;
  * Peek goes where a decision would go (the first UP member) and is stamped the same way; top
  * keys come from the first readable member, so after a failover they are that member's: the
  * fallback's sketch holds only what it saw itself.
+ *
+ * No leases (lease answers empty, releaseAsync refuses: the SPI defaults). A release must reach
+ * the member that granted, and a grant taken by a fallback is journaled and replayed into the
+ * primary on recovery, after which its unspent part would have to be released there and taken
+ * out of the journal if the replay has not happened yet; the Grant carries no member, and
+ * routing by time or health would send some releases to the wrong member. Hot-key leasing and
+ * all-or-nothing requests over a chain stay out until that is designed (docs/guarantees.md).
  */
 final class FailoverLimiterStore extends MemberStores<LimiterStore> implements LimiterStore {
 

@@ -58,6 +58,15 @@ class KeyState {
     return false;
   }
 
+  /**
+   * The time this state was created at, where its table keeps it (limiters: a release of a
+   * grant older than the state must not take from a later state of the key, e.g. after an
+   * eviction); {@link Long#MIN_VALUE} where it is not kept.
+   */
+  long createdMillis() {
+    return Long.MIN_VALUE;
+  }
+
   /** Retires the state if it has been idle for {@code expiryMillis} at {@code now}. */
   boolean retireIfIdle(long now, long expiryMillis) {
     long last = lastEvent();

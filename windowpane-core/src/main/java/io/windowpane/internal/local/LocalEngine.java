@@ -63,7 +63,7 @@ public final class LocalEngine implements Engine {
         Limit limit = quota.limits().get(i);
         windows[i] = window(limit.window(), limit.permits(), now);
       }
-      return new KeyState(windows, now);
+      return new LocalLimiterStore.State(windows, now);
     }, quota.expiryMillis(), maxKeys, sweepIntervalMillis, clock.millis());
     LocalLimiterStore store = new LocalLimiterStore(clock, table, quota);
     if (quota.topKeys() == 0) {

@@ -4,13 +4,23 @@ import io.windowpane.Decision;
 import io.windowpane.Limit;
 import io.windowpane.MillisClock;
 import io.windowpane.Quota;
+import io.windowpane.spi.Grant;
 import io.windowpane.spi.LimiterStore;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 
 /**
  * A rate limiter on the local engine: one window per limit per key. A request reserves in each
  * limit in turn (recursively, so no array is allocated), commits all of them when every one
  * fits, and cancels the ones it made on the first that does not.
+ *
+ * <p>A lease reads every window's count at one instant, takes g = the least room (capped at
+ * max) and reserves g in every limit the same way, lock-free: when a concurrent request took
+ * room meanwhile the reservation is refused whole, and the lease recomputes a fresh (smaller) g,
+ * at most {@link #LEASE_ATTEMPTS} times before deciding {@code minPermits} as a plain
+ * tryAcquire. A release takes permits out of each window where the grant put them
+ * ({@link Window#release}); its ids are kept in {@link ReleaseIds}.
  */
 final class LocalLimiterStore implements LimiterStore {
 
@@ -19,11 +29,16 @@ final class LocalLimiterStore implements LimiterStore {
   private final Limit[] limits;
   private final long[] permits;
   private final long smallestPermits;
+  private final ReleaseIds releases;
+
+  /** Grants computed and refused by a race before a lease decides minPermits alone. */
+  static final int LEASE_ATTEMPTS = 8;
 
   LocalLimiterStore(MillisClock clock, KeyTable table, Quota quota) {
     this.clock = clock;
     this.table = table;
     this.smallestPermits = quota.smallestPermits();
+    this.releases = new ReleaseIds(quota.expiryMillis());
     this.limits = quota.limits().toArray(new Limit[0]);
     this.permits = new long[limits.length];
     for (int i = 0; i < limits.length; i++) {
@@ -65,11 +80,7 @@ final class LocalLimiterStore implements LimiterStore {
           table.forget(key, state);
           continue;
         }
-        long remaining = Long.MAX_VALUE;
-        for (int i = 0; i < windows.length; i++) {
-          remaining = Math.min(remaining, windows[i].remaining(now, permits[i]));
-        }
-        return Decision.allowed(remaining);
+        return Decision.allowed(remaining(windows, now));
       }
       long remaining = Long.MAX_VALUE;
       long wait = -1;
@@ -83,6 +94,94 @@ final class LocalLimiterStore implements LimiterStore {
         }
       }
       return Decision.denied(remaining, limits[by], wait);
+    }
+  }
+
+  private long remaining(Window[] windows, long now) {
+    long remaining = Long.MAX_VALUE;
+    for (int i = 0; i < windows.length; i++) {
+      remaining = Math.min(remaining, windows[i].remaining(now, permits[i]));
+    }
+    return remaining;
+  }
+
+  @Override
+  public Optional<Grant> lease(String key, long minPermits, long maxPermits) {
+    return Optional.of(lease(key, minPermits, maxPermits, clock.millis()));
+  }
+
+  /** {@link #lease(String, long, long)} at {@code now}, read once by the caller. */
+  Grant lease(String key, long minPermits, long maxPermits, long now) {
+    for (int attempt = 0; attempt < LEASE_ATTEMPTS; attempt++) {
+      KeyState state = table.forWrite(key, now);
+      Window[] windows = state.windows;
+      long g = maxPermits;
+      for (int i = 0; i < windows.length && g >= minPermits; i++) {
+        g = Math.min(g, permits[i] - windows[i].count(now));
+      }
+      if (g < minPermits) {
+        break; // the denial (or a room freed meanwhile) is tryAcquire(minPermits)'s
+      }
+      if (acquire(windows, 0, now, g)) {
+        if (state.touch(now)) {
+          return new Grant(g, now, Decision.allowed(remaining(windows, now)));
+        }
+        table.forget(key, state);
+      }
+    }
+    Decision d = tryAcquire(key, minPermits, now);
+    return new Grant(d.allowed() ? minPermits : 0, now, d);
+  }
+
+  @Override
+  public CompletionStage<Optional<Grant>> leaseAsync(String key, long minPermits,
+      long maxPermits) {
+    return CompletableFuture.completedFuture(lease(key, minPermits, maxPermits));
+  }
+
+  /**
+   * Takes the permits out of every window that still holds {@code atMillis}. The id is
+   * remembered first, whether or not the key has state, so a repeat never reaches a later state
+   * of the key. A release is not an event: it does not keep the key alive.
+   */
+  @Override
+  public CompletionStage<Void> releaseAsync(String key, long n, long atMillis,
+      String releaseId) {
+    release(key, n, atMillis, releaseId, clock.millis());
+    return CompletableFuture.completedFuture(null);
+  }
+
+  /** {@link #releaseAsync} at {@code now}, read once by the caller. */
+  void release(String key, long n, long atMillis, String releaseId, long now) {
+    if (!releases.firstTime(key, releaseId, atMillis, now)) {
+      return;
+    }
+    KeyState state = table.forRead(key, now);
+    if (state == null || atMillis < state.createdMillis()) {
+      return; // no grant of atMillis is in this state: it was made later (after an eviction)
+    }
+    Window[] windows = state.windows;
+    for (int i = 0; i < windows.length; i++) {
+      windows[i].release(now, atMillis, n);
+    }
+  }
+
+  /**
+   * A limiter key's state: {@link KeyState} plus its creation time, so that a release of a
+   * grant made before it (in a state the table has since evicted) changes nothing. A grant whose
+   * clock lagged behind the state's creator is then not released either: stricter, never looser.
+   */
+  static final class State extends KeyState {
+    private final long createdMillis;
+
+    State(Window[] windows, long now) {
+      super(windows, now);
+      this.createdMillis = now;
+    }
+
+    @Override
+    long createdMillis() {
+      return createdMillis;
     }
   }
 
@@ -142,6 +241,8 @@ final class LocalLimiterStore implements LimiterStore {
 
   @Override
   public void cleanUp() {
-    table.sweep(clock.millis());
+    long now = clock.millis();
+    table.sweep(now);
+    releases.sweep(now);
   }
 }

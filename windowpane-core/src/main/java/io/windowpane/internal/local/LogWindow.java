@@ -197,6 +197,38 @@ final class LogWindow extends Window {
     TOTAL.getAndAdd(this, -permits);
   }
 
+  /**
+   * Takes up to {@code n} events out of the entries at {@code atMillis}, newest entries first,
+   * each with one CAS on its word (a count may reach 0: the entry then waits for expiry like any
+   * other), then from total. Whoever wins an entry's CAS owns those permits, so a release racing
+   * expiry never subtracts twice. Nothing once {@code atMillis <= now - W}: those events have
+   * left the window, even if an entry behind a lagging one is still in the ring.
+   */
+  @Override
+  long release(long now, long atMillis, long n) {
+    expire(now);
+    long off = atMillis - base;
+    if (((atMillis ^ base) & (atMillis ^ off)) < 0 || off < 1 || off >= MAX_OFFSET
+        || off <= now - base - windowMillis) {
+      return 0; // overflowed, out of the log's range, or left the window
+    }
+    long taken = 0;
+    long t = (long) TAIL.getAcquire(this);
+    for (long i = (long) HEAD.getAcquire(this) - 1; i >= t && taken < n; i--) {
+      long v = entryAcquire(i);
+      while (v != 0 && offsetOf(v) == off && countOf(v) > 0) {
+        long k = Math.min(n - taken, countOf(v));
+        if (casEntry(i, v, v - k)) {
+          TOTAL.getAndAdd(this, -k);
+          taken += k;
+          break;
+        }
+        v = entryAcquire(i);
+      }
+    }
+    return taken;
+  }
+
   @Override
   long retryAfter(long now, long permits, long limit) {
     expire(now);

@@ -23,17 +23,31 @@ import java.lang.invoke.VarHandle;
  * (pe-P, pe-1] it closes any that are still open (helping whoever advanced head), and refreshes
  * slots that still hold a pane older than the one they should hold to (that pane, 0, closed),
  * so a tag can never be mistaken for a pane one 2^23 lap away. Closed panes never change (but
- * for cancelled reservations, below), so the sum of the older panes is stable, and the only word
- * that still changes is the current pane's: a decision is a single CAS on it, conditional on
- * older + current + permits <= limit. A writer that lagged and finds its pane closed, or a slot
- * holding a newer pane, re-reads head and starts again: lock-free, and every restart means
- * another operation made progress.
+ * for cancelled reservations and releases, below), so the sum of the older panes is stable,
+ * and the only word that still changes is the current pane's: a decision is a single CAS on
+ * it, conditional on older + current + permits <= limit. A writer that lagged and finds its
+ * pane closed, or a slot holding a newer pane, re-reads head and starts again: lock-free, and
+ * every restart means another operation made progress.
  *
  * Linearizability. With one limit, tryAcquire/add/count are linearizable with respect to the
  * operations' times: reads linearize at their read of the current slot, writes at their CAS.
  * With several limits a request reserves in each ring in turn and cancels on the first denial;
  * a cancelled reservation may be visible to a concurrent request for those few instructions
  * (it can only make that request stricter, never let it exceed a limit).
+ *
+ * Releases (LimiterStore.releaseAsync: a lease giving back what it did not spend). A release
+ * takes up to n permits out of the pane of the grant's instant while the window holds it: one
+ * CAS on that pane word, clamped at 0 (on a hot pane: see release()). A release, or a cancel
+ * that lands after its pane closed, lowers a closed pane, so the cached older sum is stored by
+ * CAS against the word read before summing, and a closed pane that lost permits replaces the
+ * cache with a never-valid word of its own (invalidateOlder): a sum computed before the release
+ * can then never be kept after it, and the room is back at once. An operation that read the
+ * older panes before a concurrent release may still count the released permits (stricter,
+ * never looser); at quiescence counts are exact (LeaseReleaseTest). Within one pane, releases
+ * are linearizable with everything else (HotPaneReleaseLincheckTest). Across panes they are not,
+ * and cannot be: an operation whose time lags behind head acts at the head pane, so which pane
+ * a request's permits land in depends on the race for head, and a release is the one operation
+ * that sees panes one by one (it then takes from an older pane: stricter, see release()).
  *
  * Weighted windows reuse the ring with P = 2 panes of length W: the current window and the
  * previous one, weighted by the part of it still inside the sliding window.
@@ -106,6 +120,7 @@ final class PaneWindow extends Window {
   private static final VarHandle SLOT = MethodHandles.arrayElementVarHandle(long[].class);
   private static final VarHandle HEAD;
   private static final VarHandle OLDER;
+  private static final VarHandle INVALIDATIONS;
   private static final VarHandle STRIPES_REF;
 
   static {
@@ -113,6 +128,7 @@ final class PaneWindow extends Window {
       MethodHandles.Lookup l = MethodHandles.lookup();
       HEAD = l.findVarHandle(PaneWindow.class, "head", long.class);
       OLDER = l.findVarHandle(PaneWindow.class, "olderCache", long.class);
+      INVALIDATIONS = l.findVarHandle(PaneWindow.class, "invalidations", long.class);
       STRIPES_REF = l.findVarHandle(PaneWindow.class, "stripes", PaneStripes.class);
     } catch (ReflectiveOperationException e) {
       throw new ExceptionInInitializerError(e);
@@ -144,6 +160,12 @@ final class PaneWindow extends Window {
    */
   @SuppressWarnings("unused") // accessed through OLDER
   private volatile long olderCache;
+  /**
+   * Times a closed pane lost permits (a release, or a late cancel): each writes a cache word of
+   * its own, never seen before, so a sum computed before it cannot be stored after it.
+   */
+  @SuppressWarnings("unused") // accessed through INVALIDATIONS
+  private volatile long invalidations;
 
   private PaneWindow(long paneMillis, int panes, boolean weighted, int stripeCount, long chunk,
       boolean counter, boolean stripedAtOnce, long now) {
@@ -295,9 +317,21 @@ final class PaneWindow extends Window {
     }
     long sum = closeOlder(pe);
     if (sum != RESTART && sum <= COUNT_MASK) {
-      OLDER.setRelease(this, pack(pe, sum, CLOSED));
+      // a CAS, not a store: if a closed pane lost permits since `cached` was read, the word
+      // changed (invalidateOlder) and this sum, which may predate that, is not kept
+      OLDER.compareAndSet(this, cached, pack(pe, sum, CLOSED));
     }
     return sum;
+  }
+
+  /**
+   * Called after a closed pane's count went down: drops the cached older sum. The word written
+   * is not closed (never valid) and unique (a count of invalidations), so any olderSum that read
+   * the cache before the pane changed fails its CAS and keeps nothing.
+   */
+  private void invalidateOlder() {
+    long seq = (long) INVALIDATIONS.getAndAdd(this, 1L) + 1;
+    OLDER.setRelease(this, seq & COUNT_MASK);
   }
 
   private long closeOlder(long pe) {
@@ -649,11 +683,64 @@ final class PaneWindow extends Window {
     while (slotLag(v, receipt) == 0 && countOf(v) >= permits) {
       long witness = casSlot(i, v, v - permits);
       if (witness == v) {
+        if (isClosed(v)) {
+          invalidateOlder(); // closed meanwhile: a cached sum may hold the reservation
+        }
         return;
       }
       v = witness;
     }
     // the slot moved on to a later lap: the reservation already left the window
+  }
+
+  /**
+   * Takes up to {@code n} permits out of pane {@code floorDiv(atMillis, r)} (for a weighted
+   * window: its fixed window) while the window holds it. A plain pane word loses
+   * {@code min(n, count)} in one CAS. A hot pane's true count is slot - allotment + spent, and
+   * the stripes' spent only grows, so when a read of spent after the slot word shows at least
+   * {@code n} the slot loses {@code n} in one CAS on that word: exact, and the stripes keep
+   * spending; otherwise the pane is made exact first. A closed pane that loses permits drops the
+   * cached older sum (see {@link #invalidateOlder}). A grant whose clock lagged behind head went
+   * into the head pane, not its own; its release then takes from the older pane of
+   * {@code atMillis}, which leaves the window first: the window may count longer, never less.
+   */
+  @Override
+  long release(long now, long atMillis, long n) {
+    long q = Math.floorDiv(atMillis, paneMillis);
+    if (q > advance(Math.floorDiv(now, paneMillis))) {
+      return 0; // no grant was recorded in a pane newer than the newest one
+    }
+    int i = index(q);
+    long v = slotAcquire(i);
+    for (;;) {
+      if (q <= (long) HEAD.getAcquire(this) - panes || slotLag(v, q) != 0) {
+        return 0; // the pane left the window, or the slot holds another pane: nothing of q
+      }
+      long taken;
+      if (isHot(v)) {
+        PaneStripes s = stripesAcquire();
+        long spent = s.spent(q);
+        if (spent == PaneStripes.RESTART || countOf(v) - s.allotment() + spent < n) {
+          exact(q); // too little for sure, or the stripes moved on: decide on the plain word
+          v = slotAcquire(i);
+          continue;
+        }
+        taken = n;
+      } else {
+        taken = Math.min(n, countOf(v));
+        if (taken == 0) {
+          return 0;
+        }
+      }
+      long witness = casSlot(i, v, v - taken);
+      if (witness == v) {
+        if (isClosed(v)) {
+          invalidateOlder();
+        }
+        return taken;
+      }
+      v = witness;
+    }
   }
 
   /**

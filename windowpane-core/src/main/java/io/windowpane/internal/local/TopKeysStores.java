@@ -6,10 +6,13 @@ import io.windowpane.Summary;
 import io.windowpane.TopKey;
 import io.windowpane.internal.topkeys.TopKeysRing;
 import io.windowpane.spi.CounterStore;
+import io.windowpane.spi.Grant;
 import io.windowpane.spi.LimiterStore;
 import io.windowpane.spi.StatsStore;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 
 /*
  * Design note: top keys on the local engine are a decorator, built only for a spec that turns
@@ -101,6 +104,31 @@ final class TopKeysStores {
       boolean ok = store.tryConsume(key, permits, now);
       count(key, permits, ok, now);
       return ok;
+    }
+
+    /** A grant counts its permits as allowed; a grant of 0 counts one denied request. */
+    @Override
+    public Optional<Grant> lease(String key, long minPermits, long maxPermits) {
+      long now = clock.millis();
+      Grant g = store.lease(key, minPermits, maxPermits, now);
+      count(key, g.permits(), g.permits() > 0, now);
+      return Optional.of(g);
+    }
+
+    @Override
+    public CompletionStage<Optional<Grant>> leaseAsync(String key, long minPermits,
+        long maxPermits) {
+      return CompletableFuture.completedFuture(lease(key, minPermits, maxPermits));
+    }
+
+    /**
+     * Passed through; the sketch keeps counting the released permits (a Space-Saving sketch
+     * only grows), so a key's count stays an upper bound, as documented for top keys.
+     */
+    @Override
+    public CompletionStage<Void> releaseAsync(String key, long permits, long atMillis,
+        String releaseId) {
+      return store.releaseAsync(key, permits, atMillis, releaseId);
     }
 
     private void count(String key, long permits, boolean ok, long now) {

@@ -41,6 +41,14 @@ abstract class Window {
   abstract void cancel(long now, long permits, long receipt);
 
   /**
+   * Takes up to {@code n} permits back out of where a grant at {@code atMillis} put them (the
+   * pane, fixed window or log position of {@code atMillis}) if the window still holds that
+   * instant at {@code now}; never leaves a count below 0. Returns the permits taken out. Limits
+   * only: a counter's window never gives events back.
+   */
+  abstract long release(long now, long atMillis, long n);
+
+  /**
    * Milliseconds from {@code now} until a request for {@code permits} would fit if nothing else
    * happened; 0 if it fits now.
    */

@@ -122,6 +122,13 @@ final class RedisLimiterStore implements LimiterStore {
   }
 
   @Override
+  public CompletionStage<Optional<Decision>> peekAsync(String key, long permits) {
+    return Calls.translated(seam.callIntegers("wp_peek", keys(key), argsFor(permits))
+        .thenApply(r -> Optional.of(r.get(0) == 1 ? Decision.allowed(r.get(1)) : denied(r))),
+        "peek");
+  }
+
+  @Override
   public Optional<List<TopKey>> topKeys(int n, boolean denied) {
     if (allowedTop == null) {
       return Optional.empty();

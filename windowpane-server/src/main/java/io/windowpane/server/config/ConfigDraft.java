@@ -57,6 +57,8 @@ final class ConfigDraft {
   /** The Envoy rate limit service (section rls): -1 for off. */
   int grpcPort = -1;
   java.nio.file.Path rlsConfig;
+  /** How often the rules' files are checked for changes; zero: never. */
+  java.time.Duration rlsReloadInterval = java.time.Duration.ofSeconds(1);
 
   /** Null when {@code host} can be listened on, else a problem completing "host ...". */
   static String hostProblem(String host) {

@@ -56,7 +56,8 @@ final class ConfigReader {
       d.stats = windows.stats(YamlMap.names(top.value("stats"), "stats", problems));
     }
     if (top.has("rls")) {
-      rls(YamlMap.fields(top.value("rls"), "rls", problems, "grpcPort", "config"),
+      rls(YamlMap.fields(top.value("rls"), "rls", problems, "grpcPort", "config",
+          "reloadInterval"),
           top.keyNode("rls"), d, dir, problems);
     }
     problems.throwIfAny();
@@ -71,6 +72,8 @@ final class ConfigReader {
       return;
     }
     d.grpcPort = (int) m.integer("grpcPort", -1, 0, ConfigDraft.MAX_PORT);
+    d.rlsReloadInterval = m.duration("reloadInterval", d.rlsReloadInterval, Duration.ZERO,
+        Duration.ofHours(1));
     String name = m.text("config", null);
     if (name != null) {
       try {

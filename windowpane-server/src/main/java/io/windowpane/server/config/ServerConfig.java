@@ -66,6 +66,7 @@ public final class ServerConfig {
   private final String source;
   private final int grpcPort;
   private final Path rlsConfig;
+  private final Duration rlsReloadInterval;
 
   ServerConfig(ConfigDraft d) {
     this.host = d.host;
@@ -84,6 +85,7 @@ public final class ServerConfig {
     this.source = d.source;
     this.grpcPort = d.grpcPort;
     this.rlsConfig = d.rlsConfig;
+    this.rlsReloadInterval = d.rlsReloadInterval;
   }
 
   /**
@@ -249,6 +251,14 @@ public final class ServerConfig {
   }
 
   /**
+   * How often the rate limit service checks its rules' files for changes and reloads them
+   * ({@code rls.reloadInterval}, default 1 s, 0 s to 1 h); zero: never, only at start.
+   */
+  public Duration rlsReloadInterval() {
+    return rlsReloadInterval;
+  }
+
+  /**
    * This configuration serving the Envoy rate limit service on {@code grpcPort}
    * ({@code --grpc-port}) with the rules at {@code rules} ({@code --rls-config}); either may be
    * null to keep the file's.
@@ -397,6 +407,7 @@ public final class ServerConfig {
     d.source = source;
     d.grpcPort = grpcPort;
     d.rlsConfig = rlsConfig;
+    d.rlsReloadInterval = rlsReloadInterval;
     return d;
   }
 

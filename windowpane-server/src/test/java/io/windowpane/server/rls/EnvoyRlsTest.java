@@ -15,6 +15,7 @@ import io.envoyproxy.envoy.service.ratelimit.v3.RateLimitResponse.RateLimit.Unit
 import io.envoyproxy.envoy.type.v3.RateLimitUnit;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
+import io.windowpane.Failover;
 import io.windowpane.ManualClock;
 import io.windowpane.Windowpane;
 import io.windowpane.server.WindowpaneServer;
@@ -99,8 +100,100 @@ class EnvoyRlsTest {
     assertThat(r.getStatuses(0).getCode()).isEqualTo(Code.OVER_LIMIT);
     assertThat(r.getStatuses(1).getCode()).isEqualTo(Code.OK);
     assertThat(r.getStatuses(1).getCurrentLimit().getRequestsPerUnit()).isEqualTo(100);
-    // The allowed descriptor keeps its hit, as in envoyproxy/ratelimit: 6 of 100 used.
-    assertThat(r.getStatuses(1).getLimitRemaining()).isEqualTo(94);
+    // All or nothing: the allowed descriptor's hit is not kept; 95 of 100 are still free.
+    assertThat(r.getStatuses(1).getLimitRemaining()).isEqualTo(95);
+  }
+
+  @Test
+  void allOrNothing_secondOver_theFirstsCountIsUnchanged_inEitherOrder() {
+    for (int i = 0; i < 5; i++) {
+      assertThat(rls.call("messaging", d("to_number=2"),
+          d("message_type=marketing", "to_number=2")).getOverallCode()).isEqualTo(Code.OK);
+    }
+    for (int i = 0; i < 3; i++) {
+      RateLimitResponse r = i % 2 == 0
+          ? rls.call("messaging", d("to_number=2"), d("message_type=marketing", "to_number=2"))
+          : rls.call("messaging", d("message_type=marketing", "to_number=2"), d("to_number=2"));
+      assertThat(r.getOverallCode()).isEqualTo(Code.OVER_LIMIT);
+    }
+    // Three denied requests left the per-number limit where the five allowed ones put it.
+    RateLimitResponse later = rls.call("messaging", d("to_number=2"));
+    assertThat(later.getOverallCode()).isEqualTo(Code.OK);
+    assertThat(later.getStatuses(0).getLimitRemaining()).isEqualTo(94);
+  }
+
+  @Test
+  void allOrNothing_exactBoundary_deniedOneMillisecondBefore_bothCountedAtTheInstant() {
+    for (int i = 0; i < 3; i++) {
+      rls.call("edge_proxy_per_ip", d("exact=k"));
+    }
+    clock.advance(999);
+    RateLimitResponse denied = rls.call("edge_proxy_per_ip", d("remote_address=10.1.1.1"),
+        d("exact=k"));
+    assertThat(denied.getOverallCode()).isEqualTo(Code.OVER_LIMIT);
+    assertThat(denied.getStatuses(1).getCode()).isEqualTo(Code.OVER_LIMIT);
+    assertThat(denied.getStatuses(1).getDurationUntilReset().getSeconds()).isZero();
+    assertThat(denied.getStatuses(1).getDurationUntilReset().getNanos()).isEqualTo(1_000_000);
+    assertThat(denied.getStatuses(0).getCode()).isEqualTo(Code.OK);
+    assertThat(denied.getStatuses(0).getLimitRemaining()).isEqualTo(10);
+    clock.advance(1);
+    RateLimitResponse allowed = rls.call("edge_proxy_per_ip", d("remote_address=10.1.1.1"),
+        d("exact=k"));
+    assertThat(allowed.getOverallCode()).isEqualTo(Code.OK);
+    assertThat(allowed.getStatuses(0).getLimitRemaining()).isEqualTo(9);
+    assertThat(allowed.getStatuses(1).getLimitRemaining()).isEqualTo(2);
+  }
+
+  @Test
+  void allOrNothing_aZeroLimitDeniesBeforeTheEngine_theOthersNotCounted() {
+    RateLimitResponse r = rls.call("edge_proxy_per_ip", d("key=value"),
+        d("remote_address=50.0.0.5"));
+    assertThat(r.getOverallCode()).isEqualTo(Code.OVER_LIMIT);
+    assertThat(r.getStatuses(0).getCode()).isEqualTo(Code.OK);
+    assertThat(r.getStatuses(0).getLimitRemaining()).isEqualTo(300);
+    assertThat(rls.call("edge_proxy_per_ip", d("key=value")).getStatuses(0)
+        .getLimitRemaining()).isEqualTo(299);
+    // The same rule and key twice: their hits together (2 x 6 > 10) can never fit.
+    RateLimitResponse twice = rls.call(RlsClient.request("edge_proxy_per_ip", 6,
+        d("remote_address=10.2.2.2"), d("remote_address=10.2.2.2")));
+    assertThat(twice.getOverallCode()).isEqualTo(Code.OVER_LIMIT);
+    assertThat(rls.call("edge_proxy_per_ip", d("remote_address=10.2.2.2")).getStatuses(0)
+        .getLimitRemaining()).isEqualTo(9);
+  }
+
+  @Test
+  void allOrNothing_aShadowRuleOverItsLimitDeniesNothing_andIsCountedOnItsOwn() {
+    String[] shadow = d("service=auth", "user=user-a"); // 10 a second, shadow_mode
+    String[] enforced = d("service=auth", "user=user-b"); // 20 a second
+    for (int i = 0; i < 12; i++) {
+      assertThat(rls.call("example6", shadow, enforced).getOverallCode()).isEqualTo(Code.OK);
+    }
+    RateLimitResponse r = rls.call("example6", enforced);
+    assertThat(r.getStatuses(0).getLimitRemaining()).isEqualTo(7);
+    for (int i = 0; i < 7; i++) {
+      rls.call("example6", enforced);
+    }
+    RateLimitResponse over = rls.call("example6", shadow, enforced);
+    assertThat(over.getOverallCode()).isEqualTo(Code.OVER_LIMIT);
+    assertThat(over.getStatuses(0).getCode()).isEqualTo(Code.OK);
+  }
+
+  @Test
+  void onAnEngineThatCannotLease_eachDescriptorOnItsOwn_asDocumented() throws Exception {
+    Failover chain = Failover.chain(Windowpane.localBuilder().clock(clock).buildEngine())
+        .clock(clock).background(false).build();
+    try (WindowpaneServer onChain = WindowpaneServer.start(ServerConfig.parse(
+            config(rules(), ""), "chain.yaml"), Windowpane.using(chain), clock);
+        RlsClient client = new RlsClient(onChain.grpcPort().getAsInt())) {
+      for (int i = 0; i < 5; i++) {
+        client.call("messaging", d("message_type=marketing", "to_number=3"), d("to_number=3"));
+      }
+      RateLimitResponse r = client.call("messaging",
+          d("message_type=marketing", "to_number=3"), d("to_number=3"));
+      assertThat(r.getOverallCode()).isEqualTo(Code.OVER_LIMIT);
+      // The allowed descriptor keeps its hit there, as in envoyproxy/ratelimit: 6 of 100.
+      assertThat(r.getStatuses(1).getLimitRemaining()).isEqualTo(94);
+    }
   }
 
   @Test

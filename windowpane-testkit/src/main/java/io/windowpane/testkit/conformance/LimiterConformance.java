@@ -9,14 +9,17 @@ import io.windowpane.ManualClock;
 import io.windowpane.Quota;
 import io.windowpane.RateLimiter;
 import io.windowpane.WindowSpec;
+import io.windowpane.Windowpane;
 import java.time.Duration;
 import java.util.List;
 import java.util.Random;
+import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 
 /**
  * Conformance of rate limiters: the limit, remaining, all-or-nothing quotas, exact retryAfter,
- * batch and async forms, and bad input.
+ * batch and async forms, and bad input; leases and releases in the nested {@link Leases} group
+ * (skipped by capability on an engine that does not lease).
  *
  * <p>retryAfter is exact for all three algorithms: at {@code now + retryAfter} the same request
  * is allowed, one millisecond earlier it is not (if nothing else happened in between).
@@ -24,6 +27,30 @@ import org.junit.jupiter.api.Test;
 public abstract class LimiterConformance extends ConformanceBase {
 
   private static final Duration SECOND = Duration.ofSeconds(1);
+
+  /** Operations per thread of the lease concurrency test; slower engines lower it. */
+  protected int leaseOperationsPerThread() {
+    return 300;
+  }
+
+  /** {@link LeaseConformance} on this engine, with its start instants. */
+  @Nested
+  class Leases extends LeaseConformance {
+    @Override
+    protected Windowpane newEngine(ManualClock clock) {
+      return LimiterConformance.this.newEngine(clock);
+    }
+
+    @Override
+    protected long[] startInstants() {
+      return LimiterConformance.this.startInstants();
+    }
+
+    @Override
+    protected int operationsPerThread() {
+      return leaseOperationsPerThread();
+    }
+  }
 
   private RateLimiter limiter(ManualClock clock, Limit first, Limit... more) {
     return engine(clock).limiter(uniqueName("limiter"), Quota.of(first, more));

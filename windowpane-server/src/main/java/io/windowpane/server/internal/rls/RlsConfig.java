@@ -59,23 +59,7 @@ public final class RlsConfig {
    */
   public static RlsConfig load(Path path) throws ConfigException {
     RlsConfig config = new RlsConfig();
-    List<Path> files = new ArrayList<>();
-    if (Files.isDirectory(path)) {
-      try (Stream<Path> all = Files.walk(path)) {
-        all.filter(Files::isRegularFile)
-            .filter(p -> !p.getFileName().toString().startsWith("."))
-            .filter(p -> p.toString().endsWith(".yaml") || p.toString().endsWith(".yml"))
-            .sorted()
-            .forEach(files::add);
-      } catch (IOException e) {
-        throw new ConfigException(path.toString(), "cannot read the rate limit directory: " + e);
-      }
-    } else if (Files.isRegularFile(path)) {
-      files.add(path);
-    } else {
-      throw new ConfigException(path.toString(),
-          "rate limit configuration: no such file or directory");
-    }
+    List<Path> files = files(path);
     for (Path file : files) {
       String text;
       try {
@@ -86,6 +70,28 @@ public final class RlsConfig {
       config.add(text, file.toString());
     }
     return config;
+  }
+
+  /** The files {@link #load} reads under {@code path}, in the order it reads them. */
+  static List<Path> files(Path path) throws ConfigException {
+    List<Path> files = new ArrayList<>();
+    if (Files.isDirectory(path)) {
+      try (Stream<Path> all = Files.walk(path)) {
+        all.filter(Files::isRegularFile)
+            .filter(p -> !p.getFileName().toString().startsWith("."))
+            .filter(p -> p.toString().endsWith(".yaml") || p.toString().endsWith(".yml"))
+            .sorted()
+            .forEach(files::add);
+      } catch (IOException | java.io.UncheckedIOException e) {
+        throw new ConfigException(path.toString(), "cannot read the rate limit directory: " + e);
+      }
+    } else if (Files.isRegularFile(path)) {
+      files.add(path);
+    } else {
+      throw new ConfigException(path.toString(),
+          "rate limit configuration: no such file or directory");
+    }
+    return files;
   }
 
   /** Parses one file's {@code yaml}, named {@code source} in problems (tests). */

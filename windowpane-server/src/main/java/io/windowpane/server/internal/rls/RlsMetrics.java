@@ -12,7 +12,9 @@ import java.util.concurrent.ConcurrentMap;
  * ({@code hits_addend}), not requests:
  *
  * <ul>
- *   <li>{@code windowpane_rls_total_hits_total{descriptor}}: every hit of a matched rule;
+ *   <li>{@code windowpane_rls_total_hits_total{descriptor}}: every hit of a matched rule (the
+ *       only one counting the hits of a descriptor in a request another descriptor denied:
+ *       they were given back, or not asked for);
  *   <li>{@code windowpane_rls_over_limit_total{descriptor}}: hits over the limit (shadow
  *       included);
  *   <li>{@code windowpane_rls_near_limit_total{descriptor}}: allowed hits that left less than
@@ -47,6 +49,9 @@ final class RlsMetrics {
     Counter[] c = meters(check.match);
     long hits = check.hits;
     c[0].increment(hits);
+    if (!check.decided()) { // given back or not asked: another descriptor denied the request
+      return;
+    }
     if (check.overLimit()) {
       c[1].increment(hits);
       if (check.match.rule().shadow()) {

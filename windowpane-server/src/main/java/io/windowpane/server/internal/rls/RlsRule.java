@@ -18,9 +18,11 @@ import java.util.List;
  * One {@code rate_limit} block of an envoyproxy/ratelimit configuration, as a windowpane limiter
  * with a sliding window of one unit. Immutable once {@link #bind bound} to an engine.
  *
- * <p>The limiter's name is {@code rls.} and 16 hex digits of SHA-256 over the domain and the
- * rule's path, so every node with the same file shares the same engine state (Redis keys), and
- * a path of any length or character fits the library's 64-character name rule. A rule with
+ * <p>The limiter's name is {@code rls.} and 16 hex digits of SHA-256 over the domain, the
+ * rule's path and its limit (unit, requests per unit, algorithm), so every node with the same
+ * file shares the same engine state (Redis keys), a path of any length or character fits the
+ * library's 64-character name rule, and a reload that changes a rule's limit gets a limiter of
+ * its own (counting afresh) instead of clashing with the old one's shape. A rule with
  * {@code requests_per_unit: 0} (a deny list) or {@code unlimited: true} has no limiter.
  */
 final class RlsRule {
@@ -99,7 +101,8 @@ final class RlsRule {
     if (!unlimited && requestsPerUnit > 0) {
       Limit limit = Limit.of(requestsPerUnit, window(unit, algorithm))
           .named(unit.name().toLowerCase(java.util.Locale.ROOT));
-      limiter = wp.limiter(limiterName(domain, path), Quota.of(limit));
+      limiter = wp.limiter(limiterName(domain, path + "\n" + unit + "/" + requestsPerUnit + "/"
+          + algorithm), Quota.of(limit));
     }
   }
 

@@ -16,6 +16,7 @@ import io.windowpane.server.internal.Auth;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -33,22 +34,30 @@ public final class RlsServer implements AutoCloseable {
 
   private final Server server;
   private final Duration shutdownTimeout;
+  private final RlsReloader reloader;
 
-  private RlsServer(Server server, Duration shutdownTimeout) {
+  private RlsServer(Server server, Duration shutdownTimeout, RlsReloader reloader) {
     this.server = server;
     this.shutdownTimeout = shutdownTimeout;
+    this.reloader = reloader;
   }
 
   /**
-   * Serves {@code rules}, already {@link RlsConfig#bind bound} to {@code wp}, on
-   * {@code host:port} (0: a free port); meters go to {@code registry}.
+   * Serves the rules under {@code rulesPath} (a file or a directory, see {@link RlsConfig#load}),
+   * bound to {@code wp}, on {@code host:port} (0: a free port); meters go to {@code registry}.
+   * The rules are loaded again when their files change, checked every {@code reloadInterval}
+   * (zero: never); a change that does not load is logged and the rules in force stay.
    *
+   * @throws io.windowpane.config.ConfigException naming the file and field of a bad rule
    * @throws UncheckedIOException when the address cannot be bound
    */
-  public static RlsServer start(String host, int port, RlsConfig rules, Windowpane wp,
-      List<String> tokens, MeterRegistry registry, MillisClock clock, Duration shutdownTimeout) {
-    RlsService service = new RlsService(rules, new RlsOverrides(wp), new RlsMetrics(registry),
-        clock);
+  public static RlsServer start(String host, int port, Path rulesPath, Windowpane wp,
+      List<String> tokens, MeterRegistry registry, MillisClock clock, Duration shutdownTimeout,
+      Duration reloadInterval) throws io.windowpane.config.ConfigException {
+    byte[] seen = RlsReloader.fingerprint(rulesPath); // before loading: a change meanwhile shows
+    RlsConfig rules = RlsConfig.load(rulesPath).bind(wp);
+    RlsService service = new RlsService(wp, rules, new RlsOverrides(wp),
+        new RlsMetrics(registry), clock);
     Auth auth = new Auth(tokens);
     Server server = NettyServerBuilder.forAddress(new InetSocketAddress(host, port))
         .directExecutor()
@@ -62,7 +71,19 @@ public final class RlsServer implements AutoCloseable {
       throw new UncheckedIOException("cannot serve gRPC on " + host + ":" + port + ": "
           + e.getMessage(), e);
     }
-    return new RlsServer(server, shutdownTimeout);
+    return new RlsServer(server, shutdownTimeout,
+        new RlsReloader(rulesPath, wp, service, seen, reloadInterval));
+  }
+
+  /**
+   * Loads the rules again now if their files changed (what the background check does every
+   * reload interval): true when new rules are in force, false when nothing changed.
+   *
+   * @throws IllegalArgumentException naming the file and field when the changed rules do not
+   *     load; the rules in force stay
+   */
+  public boolean reloadRules() {
+    return reloader.checkNow();
   }
 
   /** The port it listens on. */
@@ -73,6 +94,7 @@ public final class RlsServer implements AutoCloseable {
   /** Stops taking calls, lets calls in flight finish for up to the shutdown timeout. */
   @Override
   public void close() {
+    reloader.close();
     server.shutdown();
     try {
       if (!server.awaitTermination(shutdownTimeout.toMillis(), TimeUnit.MILLISECONDS)) {

@@ -13,6 +13,7 @@ import io.grpc.Status;
 import io.grpc.stub.StreamObserver;
 import io.windowpane.Decision;
 import io.windowpane.MillisClock;
+import io.windowpane.Windowpane;
 import io.windowpane.config.RateLimitHeaders;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -23,16 +24,14 @@ import java.util.concurrent.CompletableFuture;
 /*
  * Design note. One ShouldRateLimit call: check the request (every refusal is a gRPC status
  * before any engine call, so a refused request records nothing), match each descriptor to its
- * rule (RlsMatch), drop the rules named by another match's `replaces`, then ask each matched
- * rule's limiter for the descriptor's hits, all at once (the engine calls run concurrently; on
- * Redis each is one FCALL), and answer when all have answered.
+ * rule (RlsMatch), drop the rules named by another match's `replaces`, then decide the matched
+ * descriptors (RlsGroup) and answer when every engine call has answered.
  *
- * Atomicity. Each descriptor's decision is windowpane's all-or-nothing tryAcquire on its rule's
- * limiter: a denied descriptor records nothing. Across the descriptors of one request there is
- * no transaction: windowpane's multi-limit quota is atomic across the limits of ONE key, and
- * two descriptors are two keys (two rules). An allowed descriptor in a request that another
- * descriptor denies keeps its hits, as envoyproxy/ratelimit does (it counts every descriptor,
- * over the limit or not). docs/envoy.md says so.
+ * Atomicity. Each descriptor's own decision is all-or-nothing across its rule's limits, and the
+ * descriptors of one request are all-or-nothing together (RlsGroup, on
+ * Windowpane.tryAcquireAllOrNothing): when one enforced descriptor is over, none keeps its hits.
+ * shadow_mode descriptors are decided on their own (they cannot deny). docs/envoy.md says what
+ * this guarantees and what it does not.
  *
  * Threads. Nothing here blocks: the local engine answers inline, Redis answers on Lettuce's
  * threads, and the reply is written from the last callback, so the gRPC server runs with a
@@ -51,16 +50,24 @@ final class RlsService implements RateLimitServiceGrpc.AsyncService {
   /** A descriptor is near its limit when fewer than this share of its limit remains. */
   static final double NEAR_LIMIT_RATIO = 0.8;
 
-  private final RlsConfig config;
+  private final Windowpane wp;
+  private volatile RlsConfig config; // swapped whole by RlsReloader
   private final RlsOverrides overrides;
   private final RlsMetrics metrics;
   private final MillisClock clock;
 
-  RlsService(RlsConfig config, RlsOverrides overrides, RlsMetrics metrics, MillisClock clock) {
+  RlsService(Windowpane wp, RlsConfig config, RlsOverrides overrides, RlsMetrics metrics,
+      MillisClock clock) {
+    this.wp = wp;
     this.config = config;
     this.overrides = overrides;
     this.metrics = metrics;
     this.clock = clock;
+  }
+
+  /** Puts {@code rules} (bound to the same engine) in force for the calls that follow. */
+  void rules(RlsConfig rules) {
+    this.config = rules;
   }
 
   @Override
@@ -74,11 +81,7 @@ final class RlsService implements RateLimitServiceGrpc.AsyncService {
       return;
     }
     long now = clock.millis();
-    CompletableFuture<?>[] pending = new CompletableFuture<?>[checks.size()];
-    for (int i = 0; i < checks.size(); i++) {
-      pending[i] = checks.get(i).decide();
-    }
-    CompletableFuture.allOf(pending).whenComplete((ignored, failure) -> {
+    RlsGroup.decide(wp, checks).whenComplete((ignored, failure) -> {
       if (failure != null) {
         Throwable cause = failure instanceof java.util.concurrent.CompletionException
             && failure.getCause() != null ? failure.getCause() : failure;
@@ -106,10 +109,11 @@ final class RlsService implements RateLimitServiceGrpc.AsyncService {
       throw RefusedException.invalid("descriptors must hold 1 to " + MAX_DESCRIPTORS
           + " descriptors, was " + count);
     }
-    RlsNode root = config.domain(domain);
+    RlsConfig rules = config;
+    RlsNode root = rules.domain(domain);
     if (root == null) {
       throw new RefusedException(Status.NOT_FOUND.withDescription("unknown domain '"
-          + shorten(domain) + "'; configured: " + String.join(", ", config.domains())));
+          + shorten(domain) + "'; configured: " + String.join(", ", rules.domains())));
     }
     List<Check> checks = new ArrayList<>(count);
     Set<String> replaced = new HashSet<>();
@@ -221,27 +225,38 @@ final class RlsService implements RateLimitServiceGrpc.AsyncService {
     Decision decision;
     /** Denied without asking the engine: more hits than the limit, or a limit of 0. */
     boolean overWithoutEngine;
+    /** Not decided: another descriptor denied the request first; its decision is a peek. */
+    boolean notAsked;
+    /** Had room, but another descriptor denied the request: its hits were given back. */
+    boolean givenBack;
 
     Check(RlsMatch match, long hits) {
       this.match = match;
       this.hits = hits;
+      if (match != null && !match.rule().unlimited()
+          && (match.rule().limiter() == null || hits > match.rule().requestsPerUnit())) {
+        overWithoutEngine = true;
+      }
     }
 
-    CompletableFuture<?> decide() {
-      if (match == null || match.rule().unlimited()) {
-        return CompletableFuture.completedFuture(null);
-      }
-      RlsRule rule = match.rule();
-      if (rule.limiter() == null || hits > rule.requestsPerUnit()) {
-        overWithoutEngine = true;
-        return CompletableFuture.completedFuture(null);
-      }
+    /** Whether deciding it takes an engine call: a limited rule, hits within the limit. */
+    boolean reachesEngine() {
+      return match != null && !match.rule().unlimited() && !overWithoutEngine;
+    }
+
+    /** Decides this descriptor on its own (tryAcquire on its rule's limiter). */
+    CompletableFuture<?> decideAlone() {
       try {
-        return rule.limiter().tryAcquireAsync(match.counterKey(), hits).toCompletableFuture()
-            .thenAccept(d -> decision = d);
+        return match.rule().limiter().tryAcquireAsync(match.counterKey(), hits)
+            .toCompletableFuture().thenAccept(d -> decision = d);
       } catch (RuntimeException e) {
         return CompletableFuture.failedFuture(e);
       }
+    }
+
+    /** Whether its hits count in within_limit / over_limit (not given back, not skipped). */
+    boolean decided() {
+      return !notAsked && !givenBack;
     }
 
     /** Whether the limit said no (shadow mode then still answers OK). */
@@ -262,6 +277,9 @@ final class RlsService implements RateLimitServiceGrpc.AsyncService {
           .setName(rule.name())
           .setRequestsPerUnit((int) rule.requestsPerUnit())
           .setUnit(rule.unit()));
+      if (notAsked && decision == null) { // not asked, and the engine cannot peek
+        return s.setLimitRemaining((int) rule.requestsPerUnit()).build();
+      }
       long remaining = decision != null ? decision.remaining() : 0;
       s.setLimitRemaining((int) Math.min(remaining, 0xFFFF_FFFFL));
       long untilReset;
