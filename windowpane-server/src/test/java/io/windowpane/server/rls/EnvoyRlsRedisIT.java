@@ -3,6 +3,8 @@ package io.windowpane.server.rls;
 import static io.windowpane.server.rls.RlsClient.d;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.google.protobuf.UInt64Value;
+import io.envoyproxy.envoy.service.ratelimit.v3.RateLimitRequest;
 import io.envoyproxy.envoy.service.ratelimit.v3.RateLimitResponse;
 import io.envoyproxy.envoy.service.ratelimit.v3.RateLimitResponse.Code;
 import io.grpc.Status;
@@ -46,7 +48,10 @@ class EnvoyRlsRedisIT {
       assertThat(two.getOverallCode()).isEqualTo(Code.OVER_LIMIT);
       assertThat(two.getStatuses(0).getCode()).isEqualTo(Code.OVER_LIMIT);
       assertThat(two.getStatuses(0).getDurationUntilReset().getSeconds()).isBetween(1L, 86_400L);
-      assertThat(two.getStatuses(1).getLimitRemaining()).isEqualTo(99);
+      // All or nothing: the per-number limit keeps nothing of the denied request.
+      assertThat(two.getStatuses(1).getLimitRemaining()).isEqualTo(100);
+      assertThat(rls.call("messaging", d("to_number=1")).getStatuses(0).getLimitRemaining())
+          .isEqualTo(99);
 
       // hits_addend 40 then 60 fill the 100 exactly; one more is over and records nothing.
       assertThat(rls.call(RlsClient.request("messaging", 40, d("to_number=2")))
@@ -99,6 +104,85 @@ class EnvoyRlsRedisIT {
         assertThat(total).isEqualTo(100);
       } finally {
         pool.shutdownNow();
+      }
+    }
+  }
+
+  @Test
+  void allOrNothing_secondOver_firstUnchanged_andTheExactBoundary_onRedis() throws Exception {
+    try (RedisServer redis = RedisServer.start();
+        WindowpaneServer server = serve(redis);
+        RlsClient rls = new RlsClient(server.grpcPort().getAsInt())) {
+      String[] marketing = d("message_type=marketing", "to_number=6"); // 5 a day
+      String[] number = d("to_number=6"); // 100 a day
+      for (int i = 0; i < 5; i++) {
+        assertThat(rls.call("messaging", number, marketing).getOverallCode())
+            .isEqualTo(Code.OK);
+      }
+      for (int i = 0; i < 3; i++) {
+        RateLimitResponse r = i % 2 == 0 ? rls.call("messaging", number, marketing)
+            : rls.call("messaging", marketing, number);
+        assertThat(r.getOverallCode()).isEqualTo(Code.OVER_LIMIT);
+      }
+      assertThat(rls.call("messaging", number).getStatuses(0).getLimitRemaining())
+          .isEqualTo(94);
+      // The boundary: 100 hits on a number and 5 marketing hits fill both exactly...
+      RateLimitResponse fill = rls.call(RateLimitRequest.newBuilder().setDomain("messaging")
+          .addDescriptors(RlsClient.descriptor("to_number=7").toBuilder()
+              .setHitsAddend(UInt64Value.of(100)))
+          .addDescriptors(RlsClient.descriptor("message_type=marketing", "to_number=7")
+              .toBuilder().setHitsAddend(UInt64Value.of(5)))
+          .build());
+      assertThat(fill.getOverallCode()).isEqualTo(Code.OK);
+      assertThat(fill.getStatuses(0).getLimitRemaining()).isZero();
+      assertThat(fill.getStatuses(1).getLimitRemaining()).isZero();
+      // ...one more on either side is over, and neither side counts it.
+      assertThat(rls.call("messaging", d("to_number=7")).getOverallCode())
+          .isEqualTo(Code.OVER_LIMIT);
+      assertThat(rls.call("messaging", d("message_type=marketing", "to_number=8"),
+          d("to_number=7")).getOverallCode()).isEqualTo(Code.OVER_LIMIT);
+      assertThat(rls.call("messaging", d("message_type=marketing", "to_number=8"))
+          .getStatuses(0).getLimitRemaining()).isEqualTo(4);
+    }
+  }
+
+  /**
+   * Clients racing requests {per-number 100 a day, shared by all; marketing 5 a day, one number
+   * per client}: exactly 5 allowed per client, and the shared number ends with exactly those 20,
+   * nothing of the 100 denied requests (which may have held a hit there for a moment).
+   */
+  @Test
+  void allOrNothing_concurrentClients_exactTotals_onRedis() throws Exception {
+    try (RedisServer redis = RedisServer.start();
+        WindowpaneServer server = serve(redis)) {
+      int clients = 4;
+      ExecutorService pool = Executors.newFixedThreadPool(clients);
+      List<Future<Integer>> allowed = new ArrayList<>();
+      try {
+        for (int t = 0; t < clients; t++) {
+          String own = "to_number=own" + t;
+          allowed.add(pool.submit(() -> {
+            int ok = 0;
+            try (RlsClient rls = new RlsClient(server.grpcPort().getAsInt())) {
+              for (int i = 0; i < 30; i++) {
+                if (rls.call("messaging", d("to_number=pooled"),
+                    d("message_type=marketing", own)).getOverallCode() == Code.OK) {
+                  ok++;
+                }
+              }
+            }
+            return ok;
+          }));
+        }
+        for (Future<Integer> f : allowed) {
+          assertThat(f.get(60, TimeUnit.SECONDS)).isEqualTo(5);
+        }
+      } finally {
+        pool.shutdownNow();
+      }
+      try (RlsClient rls = new RlsClient(server.grpcPort().getAsInt())) {
+        assertThat(rls.call("messaging", d("to_number=pooled")).getStatuses(0)
+            .getLimitRemaining()).isEqualTo(100 - 20 - 1);
       }
     }
   }
