@@ -112,7 +112,8 @@ final class LockModeStores {
    * lock, unless no window still looks at that time: one member {@code g.<releaseId>:-m} at
    * score {@code atMillis}, m the smallest of n and the permits the set holds at that score, so
    * every count that includes the grant drops by m and no time's sum goes below 0. The member
-   * is its own idempotency marker: a release whose id the set still holds changes nothing.
+   * is its own idempotency marker: a release whose id the set still holds changes nothing. With
+   * nothing at that score (m = 0) nothing is written, so a key without state gets none.
    */
   private CompletionStage<Void> release(String lockName, List<WindowSpec> windows, long horizon,
       long n, long atMillis, String releaseId) {
@@ -138,6 +139,9 @@ final class LockModeStores {
             }
             SortedSetWindows window = new SortedSetWindows(events);
             long m = Math.min(n, window.at(atMillis));
+            if (m == 0) { // nothing there: no write, so a key without state gets none
+              return CompletableFuture.<Void>completedFuture(null);
+            }
             long ttl = Math.max(atMillis, window.newest()) + horizon + guard.graceMillis() + 1
                 - now;
             return Calls.translated(seam.zAddIfAbsentAndExpire(setKey(lockName), atMillis,
