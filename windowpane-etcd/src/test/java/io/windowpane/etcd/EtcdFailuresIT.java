@@ -5,12 +5,14 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.windowpane.Limit;
 import io.windowpane.ManualClock;
+import io.windowpane.Quota;
 import io.windowpane.RateLimiter;
 import io.windowpane.WindowCounter;
 import io.windowpane.WindowSpec;
 import io.windowpane.Windowpane;
 import io.windowpane.WindowpaneException;
 import io.windowpane.WindowpaneTimeoutException;
+import io.windowpane.spi.LimiterStore;
 import io.windowpane.testkit.conformance.ConformanceBase;
 import io.windowpane.testkit.etcd.EtcdServer;
 import java.net.ServerSocket;
@@ -48,6 +50,21 @@ class EtcdFailuresIT {
       assertThatThrownBy(() -> async.get(5, TimeUnit.SECONDS))
           .isInstanceOf(ExecutionException.class)
           .hasCauseInstanceOf(WindowpaneTimeoutException.class);
+      LimiterStore limiter = engine.limiterStore("dead", Quota.of(Limit.of(5,
+          WindowSpec.log(Duration.ofSeconds(1)))));
+      start = System.nanoTime();
+      CompletableFuture<?> lease = limiter.leaseAsync("k", 1, 5).toCompletableFuture();
+      CompletableFuture<?> release = limiter.releaseAsync("k", 1, clock.millis(), "r")
+          .toCompletableFuture();
+      assertThat(Duration.ofNanos(System.nanoTime() - start)).as("async: the caller goes on")
+          .isLessThan(Duration.ofMillis(300));
+      for (CompletableFuture<?> f : List.of(lease, release)) {
+        assertThatThrownBy(() -> f.get(5, TimeUnit.SECONDS))
+            .isInstanceOf(ExecutionException.class)
+            .hasCauseInstanceOf(WindowpaneTimeoutException.class);
+      }
+      assertThatThrownBy(() -> limiter.lease("k", 1, 5))
+          .isInstanceOf(WindowpaneTimeoutException.class);
       CompletableFuture<Void> probe = engine.probe().toCompletableFuture();
       assertThatThrownBy(() -> probe.get(5, TimeUnit.SECONDS))
           .hasCauseInstanceOf(WindowpaneException.class);

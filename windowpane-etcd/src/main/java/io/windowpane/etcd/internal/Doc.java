@@ -35,7 +35,8 @@ import java.util.Arrays;
  * events of t <= s, which no window holds from t + W on, unless its atMillis was ahead of the clock
  * that capped it); the count bound keeps the value small. A 64-bit hash is 8 bytes whatever the
  * id's length (up to 64 characters); a new id matches one of 1,024 remembered with probability
- * about 2^-54, which would drop that replay.
+ * about 2^-54, which would drop that replay. Releases of leased permits (see Release) are
+ * remembered the same way, among the same MAX_REPLAYS, under the hash of "release/" + their id.
  *
  * Time. etcd has no clock, so operations carry the client's clock. An operation acts at the
  * effective time max(its clock, latest): a client whose clock lags behind what the key has

@@ -3,14 +3,18 @@ package io.windowpane.etcd.internal;
 import io.windowpane.Decision;
 import io.windowpane.Limit;
 import io.windowpane.Quota;
+import io.windowpane.spi.Grant;
 import io.windowpane.spi.LimiterStore;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 
 /**
  * A rate limiter on etcd: every limit of the quota lives in the same etcd key, so a decision is
- * all-or-nothing across the limits by construction, and a denied request writes nothing.
+ * all-or-nothing across the limits by construction, and a denied request writes nothing. A lease
+ * is an acquire of as many permits as fit, and a release takes a lease's unspent permits back
+ * out of the position where it put them: both one operation on the key's lane like an acquire.
  */
 final class EtcdLimiterStore implements LimiterStore {
 
@@ -32,29 +36,61 @@ final class EtcdLimiterStore implements LimiterStore {
         for (int i = 0; i < ws.length && fits; i++) {
           fits = ws[i].fits(eff, permits, limits[i].permits());
         }
-        long remaining = Long.MAX_VALUE;
-        if (fits) {
-          for (int i = 0; i < ws.length; i++) {
-            ws[i].add(eff, permits);
-            remaining = Math.min(remaining, ws[i].remaining(eff, limits[i].permits()));
-          }
-          answer = Decision.allowed(remaining);
-          return true;
-        }
-        long wait = -1;
-        int by = 0;
-        for (int i = 0; i < ws.length; i++) {
-          remaining = Math.min(remaining, ws[i].remaining(eff, limits[i].permits()));
-          long retry = ws[i].retryAfter(eff, permits, limits[i].permits());
-          if (retry > wait) {
-            wait = retry;
-            by = i;
-          }
-        }
-        answer = Decision.denied(remaining, limits[by], wait);
-        return false;
+        answer = fits ? take(ws, eff, permits) : denial(ws, eff, permits);
+        return fits;
       }
     });
+  }
+
+  /**
+   * One transaction on the key, as {@link #call} for {@code g} permits: every limit's window
+   * counts {@code count + permits} against its limit, so the largest {@code g} that fits them
+   * all is the smallest remaining, capped at {@code maxPermits}.
+   */
+  private CompletableFuture<Optional<Grant>> leaseCall(String key, long minPermits,
+      long maxPermits) {
+    return lanes.submit(key, new Pending<Optional<Grant>>(lanes.now(), lanes.deadline()) {
+      @Override
+      boolean apply(Doc doc, long eff) {
+        WindowState[] ws = ((Windows) doc.body).windows;
+        long g = maxPermits;
+        for (int i = 0; i < ws.length; i++) {
+          g = Math.min(g, ws[i].remaining(eff, limits[i].permits()));
+        }
+        if (g < minPermits) {
+          answer = Optional.of(new Grant(0, eff, denial(ws, eff, minPermits)));
+          return false;
+        }
+        answer = Optional.of(new Grant(g, eff, take(ws, eff, g)));
+        return true;
+      }
+    });
+  }
+
+  /** Records {@code permits} in every window at {@code eff}; the allowed decision. */
+  private Decision take(WindowState[] ws, long eff, long permits) {
+    long remaining = Long.MAX_VALUE;
+    for (int i = 0; i < ws.length; i++) {
+      ws[i].add(eff, permits);
+      remaining = Math.min(remaining, ws[i].remaining(eff, limits[i].permits()));
+    }
+    return Decision.allowed(remaining);
+  }
+
+  /** The denial of {@code permits} at {@code eff}, by the limit that frees them last. */
+  private Decision denial(WindowState[] ws, long eff, long permits) {
+    long remaining = Long.MAX_VALUE;
+    long wait = -1;
+    int by = 0;
+    for (int i = 0; i < ws.length; i++) {
+      remaining = Math.min(remaining, ws[i].remaining(eff, limits[i].permits()));
+      long retry = ws[i].retryAfter(eff, permits, limits[i].permits());
+      if (retry > wait) {
+        wait = retry;
+        by = i;
+      }
+    }
+    return Decision.denied(remaining, limits[by], wait);
   }
 
   /**
@@ -74,6 +110,36 @@ final class EtcdLimiterStore implements LimiterStore {
         return any;
       }
     });
+  }
+
+  /**
+   * Grants the largest {@code g <= maxPermits} that fits every limit now, if
+   * {@code g >= minPermits}, recorded at the key's effective time exactly as an acquire of
+   * {@code g} (the grant's {@code atMillis}); else 0 with the denial of {@code minPermits}. One
+   * operation on the key's lane: one compare-and-swap transaction, shared with the key's other
+   * operations of this process, retried like an acquire.
+   */
+  @Override
+  public Optional<Grant> lease(String key, long minPermits, long maxPermits) {
+    return lanes.await(leaseCall(key, minPermits, maxPermits), "lease");
+  }
+
+  @Override
+  public CompletionStage<Optional<Grant>> leaseAsync(String key, long minPermits,
+      long maxPermits) {
+    return leaseCall(key, minPermits, maxPermits);
+  }
+
+  /**
+   * Takes up to {@code permits} back out of the position of {@code atMillis} in every limit whose
+   * window still holds it, idempotent per {@code releaseId} (see {@link Release}). One operation
+   * on the key's lane, like a replay.
+   */
+  @Override
+  public CompletionStage<Void> releaseAsync(String key, long permits, long atMillis,
+      String releaseId) {
+    return lanes.submit(key, new Release(lanes.now(), lanes.deadline(), permits, atMillis,
+        releaseId));
   }
 
   @Override

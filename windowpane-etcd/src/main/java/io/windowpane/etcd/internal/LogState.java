@@ -14,8 +14,12 @@ import java.util.Arrays;
  * exact; those events leave a little later). A replay at t (see Replay), if t is inside the
  * window, joins the entry of t or is inserted in time order; in a full log the next newer entry
  * absorbs it, so it stays counted a little longer, never shorter. A replay past a limit can
- * leave more than L permits, never more than L entries. Stored as the entry count, the first
- * time, then delta-encoded times and counts as varints: a few bytes per entry.
+ * leave more than L permits, never more than L entries. A release at t (a lease's unspent
+ * permits, see Release), if t is inside the window, takes up to its count back out of the entry
+ * of t and drops the entry once empty, so every entry keeps at least one event; permits that a
+ * full log's newest entry absorbed under a later time stay counted (longer, never shorter).
+ * Stored as the entry count, the first time, then delta-encoded times and counts as varints: a
+ * few bytes per entry.
  */
 final class LogState extends WindowState {
 
@@ -82,6 +86,26 @@ final class LogState extends WindowState {
       counts[i] += n; // full: the next newer entry absorbs them (counted longer, never shorter)
     } else {
       insert(i, at, n);
+    }
+    return true;
+  }
+
+  @Override
+  boolean release(long now, long at, long n) {
+    if (now - at >= windowMillis || at > now) {
+      return false;
+    }
+    expire(now);
+    for (int i = end - 1; i >= start && times[i] >= at; i--) {
+      if (times[i] == at) {
+        counts[i] -= Math.min(n, counts[i]);
+        if (counts[i] == 0) {
+          System.arraycopy(times, i + 1, times, i, end - i - 1);
+          System.arraycopy(counts, i + 1, counts, i, end - i - 1);
+          end--;
+        }
+        break;
+      }
     }
     return true;
   }

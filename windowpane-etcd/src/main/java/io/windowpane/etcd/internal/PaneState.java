@@ -20,6 +20,10 @@ import java.util.Arrays;
  * the pane is among the P newest; weighted: t is less than W old, so it lands in the current or
  * the previous fixed window, the previous one then weighted like its other events); a pane newer
  * than head moves head to it, as an add at t would.
+ *
+ * A release at t (a lease's unspent permits) is the inverse under the same rule: it subtracts
+ * from pane floorDiv(t, r), down to 0 at most, if the window still holds t; a pane newer than
+ * head holds nothing to take, and head never moves.
  */
 final class PaneState extends WindowState {
 
@@ -116,6 +120,19 @@ final class PaneState extends WindowState {
     }
     int i = (int) (q - head + panes - 1); // head - panes <= pe - panes < q <= head
     counts[i] = Math.min(MAX_PANE_COUNT, counts[i] + n);
+    return true;
+  }
+
+  @Override
+  boolean release(long now, long at, long n) {
+    long q = Math.floorDiv(at, paneMillis);
+    if (q <= paneAt(now) - panes || (weighted && now - at >= paneMillis)) {
+      return false; // its pane left the window (as for a replay)
+    }
+    if (!empty && q <= head) { // a pane newer than head was never written: nothing to take
+      int i = (int) (q - head + panes - 1); // head - panes <= paneAt(now) - panes < q <= head
+      counts[i] -= Math.min(n, counts[i]);
+    }
     return true;
   }
 

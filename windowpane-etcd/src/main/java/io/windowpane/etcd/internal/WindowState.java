@@ -6,7 +6,7 @@ package io.windowpane.etcd.internal;
  * Every method takes the operation's effective time, which never precedes a time already
  * applied to the state (see {@link Doc}), so the answers are those of the local engine's
  * windows for a clock that does not step backwards. Only {@link #replay} records events at an
- * earlier time.
+ * earlier time, and {@link #release} takes events back out of one.
  */
 abstract class WindowState implements Body {
 
@@ -23,6 +23,15 @@ abstract class WindowState implements Body {
    * whose newest position is older than {@code at} records them as {@link #add} at {@code at}.
    */
   abstract boolean replay(long now, long at, long n);
+
+  /**
+   * Takes back up to {@code n} events recorded at {@code at <= now} out of the position of
+   * {@code at} (a release of a lease's unspent permits, see {@link Release}), never leaving it
+   * below 0; returns false, having changed nothing, if the window no longer holds {@code at} at
+   * {@code now} (the rule of {@link #replay}). True means the window holds {@code at}, whether
+   * or not anything was left there to take.
+   */
+  abstract boolean release(long now, long at, long n);
 
   /**
    * Milliseconds from {@code now} until {@code permits} would fit under {@code limit} if nothing
