@@ -21,9 +21,11 @@ import java.util.Arrays;
  * the previous fixed window, the previous one then weighted like its other events); a pane newer
  * than head moves head to it, as an add at t would.
  *
- * A release at t (a lease's unspent permits) is the inverse under the same rule: it subtracts
- * from pane floorDiv(t, r), down to 0 at most, if the window still holds t; a pane newer than
- * head holds nothing to take, and head never moves.
+ * A release at t (a lease's unspent permits) subtracts from pane floorDiv(t, r), down to 0 at
+ * most, while that pane still counts: among the P newest, for a weighted window the current or
+ * the previous fixed window (even when t is W or more ago: the previous window's events still
+ * weigh in, so the grant's unspent permits are taken out of it as if never recorded, as the
+ * local engine does). A pane newer than head holds nothing to take, and head never moves.
  */
 final class PaneState extends WindowState {
 
@@ -126,8 +128,8 @@ final class PaneState extends WindowState {
   @Override
   boolean release(long now, long at, long n) {
     long q = Math.floorDiv(at, paneMillis);
-    if (q <= paneAt(now) - panes || (weighted && now - at >= paneMillis)) {
-      return false; // its pane left the window (as for a replay)
+    if (q <= paneAt(now) - panes) {
+      return false; // its pane (weighted: its fixed window) no longer counts
     }
     if (!empty && q <= head) { // a pane newer than head was never written: nothing to take
       int i = (int) (q - head + panes - 1); // head - panes <= paneAt(now) - panes < q <= head

@@ -8,9 +8,9 @@ package io.windowpane.etcd.internal;
  * operations and written by the same compare-and-swap transaction, with the same lost-answer
  * handling. A lease recorded its grant at the key's effective time t (its Grant's atMillis), so
  * the permits sit in the pane, fixed window or log entry of t; each limit's window takes up to n
- * back out of that position, never below 0, if it still holds t at the release's effective time
- * (the rule of a replay: a pane among the P newest, a log or weighted window t > now - W), and is
- * left unchanged otherwise. t is not capped by the caller's clock as a replay's time is: a lease
+ * back out of that position, never below 0, if that position still counts at the release's
+ * effective time (a pane among the P newest; a weighted window's current or previous fixed
+ * window; a log's t > now - W), and is left unchanged otherwise: those permits aged out. t is not capped by the caller's clock as a replay's time is: a lease
  * acts at the key's time, which may be ahead of the releasing process's clock, and the release's
  * effective time is never behind it. A key that expired (or never held state) has nothing to
  * give back and is not written.
@@ -18,9 +18,9 @@ package io.windowpane.etcd.internal;
  * Idempotence reuses the replay ids remembered in the key's value (see Doc, same bounds: W + r of
  * key time, the 1,024 newest), under the hash of "release/" + id: '/' is not allowed in an id, so
  * a release never shares a hash input with a replay of the same id. A release is remembered when
- * some window still held t, even if nothing was left there to take, so a resend cannot take
- * permits recorded at t after the first try. One that no window held is not remembered: time only
- * moves forward, so sent again it is dropped again. The key's logical expiry does not move: a
+ * some window still counted t, even if nothing was left there to take, so a resend cannot take
+ * permits recorded at t after the first try. One that no window counted is not remembered: time
+ * only moves forward, so sent again it is dropped again. The key's logical expiry does not move: a
  * release records no event.
  */
 final class Release extends Pending<Void> {

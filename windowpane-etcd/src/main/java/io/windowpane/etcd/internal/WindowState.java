@@ -27,9 +27,10 @@ abstract class WindowState implements Body {
   /**
    * Takes back up to {@code n} events recorded at {@code at <= now} out of the position of
    * {@code at} (a release of a lease's unspent permits, see {@link Release}), never leaving it
-   * below 0; returns false, having changed nothing, if the window no longer holds {@code at} at
-   * {@code now} (the rule of {@link #replay}). True means the window holds {@code at}, whether
-   * or not anything was left there to take.
+   * below 0; returns false, having changed nothing, if the position of {@code at} no longer
+   * counts at {@code now} (a pane left the P newest, a weighted window's fixed window is older
+   * than the previous one, a log's {@code at <= now - W}). True means it still counts, whether or
+   * not anything was left there to take.
    */
   abstract boolean release(long now, long at, long n);
 

@@ -65,17 +65,20 @@ class ReleaseStateTest {
   }
 
   @Test
-  void weighted_releaseGoesToItsFixedWindow_andOlderThanWChangesNothing() {
+  void weighted_releaseGoesToItsFixedWindow_whileThatStillWeighsIn() {
     for (long t0 : STARTS) {
       PaneState w = new PaneState(1_000, 2, true); // W = 1 s, fixed windows on whole seconds
-      w.add(t0 + 900, 10); // previous fixed window, once time is past t0 + 1000
+      w.add(t0 + 100, 10); // previous fixed window, once time is past t0 + 1000
       w.add(t0 + 1_200, 4);
-      assertThat(w.release(t0 + 1_200, t0 + 900, 4)).isTrue();
+      assertThat(w.release(t0 + 1_200, t0 + 100, 4)).isTrue();
       assertThat(w.count(t0 + 1_200)).as("4 + ceil(6 * 0.8)").isEqualTo(9);
-      assertThat(w.release(t0 + 1_900, t0 + 900, 1)).as("1,000 ms old: out").isFalse();
-      assertThat(w.count(t0 + 1_900)).as("4 + ceil(6 * 0.1)").isEqualTo(5);
-      assertThat(w.release(t0 + 1_900, t0 + 1_200, 4)).isTrue();
-      assertThat(w.count(t0 + 1_900)).isEqualTo(1);
+      assertThat(w.release(t0 + 1_700, t0 + 100, 3)).as("1,600 ms old, still weighs in")
+          .isTrue();
+      assertThat(w.count(t0 + 1_700)).as("4 + ceil(3 * 0.3)").isEqualTo(5);
+      assertThat(w.release(t0 + 2_000, t0 + 100, 1)).as("two fixed windows back: out")
+          .isFalse();
+      assertThat(w.release(t0 + 2_000, t0 + 1_200, 4)).isTrue();
+      assertThat(w.count(t0 + 2_000)).isZero();
     }
   }
 
@@ -136,12 +139,13 @@ class ReleaseStateTest {
           String what = "seed " + seed + " step " + step + " window " + i + " (r " + paneMillis
               + ", P " + panes + ")";
           boolean holds = holds(i, paneMillis, panes, w, now, at);
+          boolean counts = i == 2 ? Math.floorDiv(at, w) >= Math.floorDiv(now, w) - 1 : holds;
           List<Event> events = held.get(i);
           if (kind == 2) {
             long take = Math.min(n, position(i, events, paneMillis, w, at));
             assertThat(windows[i].release(now, at, n)).as(what + " release at now - " + (now - at))
-                .isEqualTo(holds);
-            if (holds) {
+                .isEqualTo(counts);
+            if (counts) {
               events.add(new Event(at, -take));
             }
           } else {
@@ -164,7 +168,10 @@ class ReleaseStateTest {
     }
   }
 
-  /** Whether window {@code i} still holds time {@code at} at {@code now}. */
+  /**
+   * Whether window {@code i} still holds time {@code at} at {@code now}, as a replay sees it (a
+   * release into a weighted window: while the fixed window of {@code at} still weighs in).
+   */
   private static boolean holds(int i, long paneMillis, int panes, long w, long now, long at) {
     return i == 0 ? Math.floorDiv(at, paneMillis) > Math.floorDiv(now, paneMillis) - panes
         : now - at < w;
