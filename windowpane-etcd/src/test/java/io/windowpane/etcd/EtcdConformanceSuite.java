@@ -35,6 +35,11 @@ abstract class EtcdConformanceSuite {
   @Nested
   class Limiters extends LimiterConformance {
     @Override
+    protected int leaseOperationsPerThread() {
+      return 40; // 8 threads, 3 phases, 3 algorithms: every batch is a raft commit
+    }
+
+    @Override
     protected Windowpane newEngine(ManualClock clock) {
       return open(clock);
     }
