@@ -29,10 +29,16 @@ public final class Quota {
   private final long smallestPermits;
   private final long expiryMillis;
   private final int topKeys;
+  private final Leasing leasing; // null: off
 
   private Quota(List<Limit> limits, int topKeys) {
+    this(limits, topKeys, null);
+  }
+
+  private Quota(List<Limit> limits, int topKeys, Leasing leasing) {
     this.limits = limits;
     this.topKeys = topKeys;
+    this.leasing = leasing;
     long smallest = Long.MAX_VALUE;
     long expiry = 0;
     for (Limit limit : limits) {
@@ -87,12 +93,33 @@ public final class Quota {
    */
   public Quota withTopKeys(int counters) {
     Checks.inRange("counters", counters, 1, TopKey.MAX_COUNTERS);
-    return new Quota(limits, counters);
+    return new Quota(limits, counters, leasing);
   }
 
   /** {@link #withTopKeys(int)} with {@value TopKey#DEFAULT_COUNTERS} counters. */
   public Quota withTopKeys() {
     return withTopKeys(TopKey.DEFAULT_COUNTERS);
+  }
+
+  /**
+   * This quota with hot-key leasing on (see {@link Leasing} and docs/leasing.md): a limiter over
+   * it takes slices of a key's budget from its engine and answers from them on this node. The
+   * engine must lease (Redis, etcd and the local engine do; a failover chain does not yet): on
+   * one that cannot, the limiter logs it once and decides every request on the engine. Off by
+   * default.
+   */
+  public Quota withLeasing(Leasing leasing) {
+    return new Quota(limits, topKeys, Checks.notNull("leasing", leasing));
+  }
+
+  /** This quota with leasing off. */
+  public Quota withoutLeasing() {
+    return leasing == null ? this : new Quota(limits, topKeys, null);
+  }
+
+  /** The leasing options; empty when leasing is off (the default). */
+  public java.util.Optional<Leasing> leasing() {
+    return java.util.Optional.ofNullable(leasing);
   }
 
   /** Counters per pane of the top-keys sketches; 0 when top keys are off (the default). */
@@ -118,16 +145,18 @@ public final class Quota {
   @Override
   public boolean equals(Object o) {
     return o instanceof Quota && limits.equals(((Quota) o).limits)
-        && topKeys == ((Quota) o).topKeys;
+        && topKeys == ((Quota) o).topKeys
+        && java.util.Objects.equals(leasing, ((Quota) o).leasing);
   }
 
   @Override
   public int hashCode() {
-    return limits.hashCode() + 31 * topKeys;
+    return limits.hashCode() + 31 * topKeys + (leasing == null ? 0 : 961 * leasing.hashCode());
   }
 
   @Override
   public String toString() {
-    return "Quota" + limits + (topKeys == 0 ? "" : "(top keys " + topKeys + ")");
+    return "Quota" + limits + (topKeys == 0 ? "" : "(top keys " + topKeys + ")")
+        + (leasing == null ? "" : "(" + leasing + ")");
   }
 }

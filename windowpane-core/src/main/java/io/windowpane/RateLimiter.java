@@ -1,6 +1,7 @@
 package io.windowpane;
 
 import io.windowpane.internal.Checks;
+import io.windowpane.internal.leasing.LeasingLimiterStore;
 import io.windowpane.spi.Grant;
 import io.windowpane.spi.LimiterStore;
 import java.util.List;
@@ -184,6 +185,15 @@ public final class RateLimiter {
   static <T> Optional<T> checkOff(int n) {
     Checks.inRange("n", n, 1, TopKey.MAX_COUNTERS);
     return Optional.empty();
+  }
+
+  /**
+   * The leasing counters of this limiter (leases taken, permits returned, local hit ratio),
+   * for a quota with {@link Quota#withLeasing leasing} on; empty otherwise.
+   */
+  public Optional<LeaseStats> leaseStats() {
+    return store instanceof LeasingLimiterStore
+        ? Optional.of(((LeasingLimiterStore) store).stats()) : Optional.empty();
   }
 
   /** Whether the engine still holds state for {@code key}. */

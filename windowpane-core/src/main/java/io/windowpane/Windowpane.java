@@ -2,9 +2,12 @@ package io.windowpane;
 
 import io.windowpane.internal.AllOrNothing;
 import io.windowpane.internal.Checks;
+import io.windowpane.internal.leasing.LeasingLimiterStore;
+import io.windowpane.internal.leasing.Sweeper;
 import io.windowpane.internal.lock.LockScheduler;
 import io.windowpane.internal.local.LocalEngine;
 import io.windowpane.spi.Engine;
+import io.windowpane.spi.LimiterStore;
 import io.windowpane.spi.LockStore;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -42,6 +45,8 @@ public final class Windowpane implements AutoCloseable {
   private final Engine engine;
   private final ConcurrentMap<String, Object> byName = new ConcurrentHashMap<>();
   private volatile LockScheduler lockScheduler; // started by the first lock
+  private Sweeper sweeper; // started by the first leasing limiter; guarded by leasing
+  private final java.util.List<LeasingLimiterStore> leasing = new java.util.ArrayList<>();
 
   private Windowpane(Engine engine) {
     this.engine = engine;
@@ -68,10 +73,29 @@ public final class Windowpane implements AutoCloseable {
         () -> new WindowCounter(name, spec, engine.counterStore(name, spec)));
   }
 
-  /** A rate limiter named {@code name} over {@code quota}. */
+  /**
+   * A rate limiter named {@code name} over {@code quota}; with {@link Quota#withLeasing leasing}
+   * on, it answers hot keys from slices leased from the engine (docs/leasing.md).
+   */
   public RateLimiter limiter(String name, Quota quota) {
     return named("limiter", name, "quota", quota, RateLimiter::quota,
-        () -> new RateLimiter(name, quota, engine.limiterStore(name, quota)));
+        () -> new RateLimiter(name, quota, limiterStore(name, quota)));
+  }
+
+  /** The engine's store for {@code quota}, under leasing when the quota asks for it. */
+  private LimiterStore limiterStore(String name, Quota quota) {
+    LimiterStore store = engine.limiterStore(name, quota.withoutLeasing());
+    if (quota.leasing().isEmpty()) {
+      return store;
+    }
+    synchronized (leasing) {
+      if (sweeper == null) {
+        sweeper = new Sweeper();
+      }
+      LeasingLimiterStore leased = new LeasingLimiterStore(name, quota, store, sweeper);
+      leasing.add(leased);
+      return leased;
+    }
   }
 
   /** A rate limiter over a quota of the given limits. */
@@ -236,10 +260,21 @@ public final class Windowpane implements AutoCloseable {
 
   /**
    * Closes the engine and stops renewing held leases (they expire by their ttl; release them
-   * first to free them at once).
+   * first to free them at once). Leasing limiters first return their unspent slices (waiting
+   * at most 1 s for the engine).
    */
   @Override
   public void close() {
+    synchronized (leasing) {
+      for (LeasingLimiterStore l : leasing) {
+        l.close();
+      }
+      leasing.clear();
+      if (sweeper != null) {
+        sweeper.close();
+        sweeper = null;
+      }
+    }
     try {
       LockScheduler s = lockScheduler;
       if (s != null) {

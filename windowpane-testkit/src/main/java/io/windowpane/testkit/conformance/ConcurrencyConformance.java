@@ -95,7 +95,7 @@ public abstract class ConcurrencyConformance extends ConformanceBase {
         Windowpane wp = engine(clock);
         Limit limit = Limit.of(5_000, spec);
         Quota quota = Quota.of(limit);
-        RateLimiter limiter = wp.limiter(uniqueName("conc"), quota);
+        RateLimiter limiter = wp.limiter(uniqueName("conc"), underTest(quota, clock));
         ReferenceModel model = new ReferenceModel();
         Random random = new Random(11);
         for (int phase = 0; phase < phases(); phase++) {
@@ -136,7 +136,8 @@ public abstract class ConcurrencyConformance extends ConformanceBase {
       Limit perSecond = Limit.of(700, WindowSpec.panes(SECOND, 10));
       Limit perTenSeconds = Limit.of(3_000, WindowSpec.log(Duration.ofSeconds(10)));
       Limit weighted = Limit.of(2_500, WindowSpec.weighted(Duration.ofSeconds(5)));
-      RateLimiter limiter = wp.limiter(uniqueName("conc"), Quota.of(perSecond, perTenSeconds, weighted));
+      RateLimiter limiter = wp.limiter(uniqueName("conc"),
+          underTest(Quota.of(perSecond, perTenSeconds, weighted), clock));
       ReferenceModel model = new ReferenceModel();
       for (int phase = 0; phase < phases(); phase++) {
         long t = clock.millis();

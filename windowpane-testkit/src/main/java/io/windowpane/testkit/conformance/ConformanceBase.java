@@ -1,6 +1,7 @@
 package io.windowpane.testkit.conformance;
 
 import io.windowpane.ManualClock;
+import io.windowpane.Quota;
 import io.windowpane.Windowpane;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
@@ -37,6 +38,15 @@ public abstract class ConformanceBase {
   protected long[] startInstants() {
     return new long[] {REALISTIC + 123, REALISTIC, -5_017, Long.MAX_VALUE / 2 + 7,
         Long.MAX_VALUE - 400L * 24 * 3600 * 1000};
+  }
+
+  /**
+   * The quota a limiter of the suite is built over: {@code quota} itself by default; a run of
+   * the suite with hot-key leasing on returns it with leasing on {@code clock} (docs/leasing.md
+   * says where leasing may differ from the suite's exact answers).
+   */
+  protected Quota underTest(Quota quota, ManualClock clock) {
+    return quota;
   }
 
   /** Opens an engine, closed after the test. */

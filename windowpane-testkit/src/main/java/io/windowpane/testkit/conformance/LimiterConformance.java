@@ -53,7 +53,7 @@ public abstract class LimiterConformance extends ConformanceBase {
   }
 
   private RateLimiter limiter(ManualClock clock, Limit first, Limit... more) {
-    return engine(clock).limiter(uniqueName("limiter"), Quota.of(first, more));
+    return engine(clock).limiter(uniqueName("limiter"), underTest(Quota.of(first, more), clock));
   }
 
   private static List<WindowSpec> everyAlgorithm() {

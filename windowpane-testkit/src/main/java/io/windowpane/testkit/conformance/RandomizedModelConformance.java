@@ -101,7 +101,7 @@ public abstract class RandomizedModelConformance extends ConformanceBase {
         longest = Math.max(longest, spec.windowMillis());
       }
       Quota quota = Quota.of(limits);
-      RateLimiter limiter = wp.limiter(uniqueName("model"), quota);
+      RateLimiter limiter = wp.limiter(uniqueName("model"), underTest(quota, clock));
       ReferenceModel model = new ReferenceModel();
       for (int i = 0; i < steps(); i++) {
         clock.advance(step(random, longest));

@@ -1,0 +1,290 @@
+package io.windowpane.bench.redis;
+
+import io.windowpane.Leasing;
+import io.windowpane.testkit.redis.RedisServer;
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Hot-key leasing against one loopback Redis (docs/leasing.md, issue 15), two client JVMs
+ * ({@link LeasingNode}) sharing every limit, started together and measured over the same
+ * interval:
+ *
+ * <ul>
+ *   <li><b>throughput</b>: decisions/s of {@code incr} (plain {@code INCR}, the ceiling), a
+ *       {@code plain} limiter ({@code SLIDING_PANES} 1 s / 10, every decision one function call)
+ *       and the same limiter {@code leased} ({@code Leasing.defaults()}), on one hot key and on
+ *       10,000 keys; the limit is 10^9 per second per key, so every decision is allowed;
+ *   <li><b>overshoot</b>: the hot key at limits 1,000, 10,000 and 100,000 per second, leased
+ *       panes and log (and plain as the measurement's control): each JVM counts its allowed
+ *       decisions per millisecond of its clock (read right after each decision); the merged
+ *       counts give the most any window held (panes: 10 consecutive pane-aligned panes; log: any
+ *       1,000 ms interval), beside the limit and the stated bound.
+ * </ul>
+ *
+ * Each configuration runs {@code runs} times (default 3), interleaved (run 1 of every
+ * configuration, then run 2, ...), so a change of load on the machine spreads over all of them;
+ * the load average is printed before every run. Run:
+ * <pre>
+ * windowpane-bench/run-leasing-benchmark.sh [runs] [threadsPerJvm] [measuredMillis]
+ * </pre>
+ */
+public final class LeasingLoadBenchmark {
+
+  private static final long WARMUP_MILLIS = 2_000;
+  private static final long OVERSHOOT_MILLIS = 5_000;
+  private static final long START_DELAY_MILLIS = 4_000; // two JVMs start and connect
+  private static final int JVMS = 2;
+
+  private LeasingLoadBenchmark() {}
+
+  /** One configuration. */
+  record Config(String contender, String algorithm, int keys, long limit, boolean overshoot) {
+    String label() {
+      return contender + " " + algorithm + " " + (keys == 1 ? "hot" : keys + "-keys")
+          + (overshoot ? " L=" + limit : "");
+    }
+  }
+
+  /** One run's figures. */
+  record Run(double decisionsPerSecond, long allowed, long leases, double hitRatio,
+      long maxWindow, double loadBefore) {}
+
+  public static void main(String[] args) throws Exception {
+    int runs = args.length > 0 ? Integer.parseInt(args[0]) : 3;
+    int threads = args.length > 1 ? Integer.parseInt(args[1]) : 8;
+    long measured = args.length > 2 ? Long.parseLong(args[2]) : 10_000;
+    List<Config> configs = new ArrayList<>();
+    for (int keys : new int[] {1, 10_000}) {
+      for (String c : List.of("incr", "plain", "leased")) {
+        configs.add(new Config(c, "panes", keys, 1_000_000_000L, false));
+      }
+    }
+    for (long limit : new long[] {1_000, 10_000, 100_000}) {
+      configs.add(new Config("leased", "panes", 1, limit, true));
+      configs.add(new Config("leased", "log", 1, limit, true));
+    }
+    configs.add(new Config("plain", "panes", 1, 10_000, true));
+    configs.add(new Config("plain", "log", 1, 10_000, true));
+
+    Map<Config, List<Run>> results = new LinkedHashMap<>();
+    try (RedisServer redis = RedisServer.start()) {
+      System.out.printf(Locale.ROOT, "redis %s; %d client JVMs x %d threads; warmup %d ms,"
+              + " measured %d ms (overshoot: %d ms); %d runs each, interleaved%n", redis.uri(),
+          JVMS, threads, WARMUP_MILLIS, measured, OVERSHOOT_MILLIS, runs);
+      System.out.printf("machine: %d processors, %s, %s%n",
+          Runtime.getRuntime().availableProcessors(), Machine.cpuModel(),
+          System.getProperty("java.runtime.version"));
+      for (int r = 0; r < runs; r++) {
+        for (Config c : configs) {
+          Run run = runOnce(redis.uri(), c, threads, c.overshoot() ? OVERSHOOT_MILLIS : measured,
+              "wpl" + r + "-" + configs.indexOf(c) + "-" + System.currentTimeMillis());
+          results.computeIfAbsent(c, k -> new ArrayList<>()).add(run);
+          System.out.printf(Locale.ROOT, "  run %d %-32s %,14.0f decisions/s  allowed %,d"
+                  + "  leases %,d  hit %.4f  max window %,d  load %.2f%n", r + 1, c.label(),
+              run.decisionsPerSecond(), run.allowed(), run.leases(), run.hitRatio(),
+              run.maxWindow(), run.loadBefore());
+        }
+      }
+    }
+    report(results, threads);
+  }
+
+  private static Run runOnce(String uri, Config c, int threads, long measured, String namespace)
+      throws Exception {
+    double load = loadAverage();
+    long start = System.currentTimeMillis() + START_DELAY_MILLIS;
+    List<Process> children = new ArrayList<>();
+    List<Path> files = new ArrayList<>();
+    for (int j = 0; j < JVMS; j++) {
+      Path file = c.overshoot() ? Files.createTempFile("wp-leasing-", ".txt") : null;
+      files.add(file);
+      children.add(new ProcessBuilder(List.of(
+          Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+          "-Xms512m", "-Xmx512m", "-cp", System.getProperty("java.class.path"),
+          LeasingNode.class.getName(), uri, c.contender(), c.algorithm(),
+          Integer.toString(c.keys()), Integer.toString(threads), Long.toString(WARMUP_MILLIS),
+          Long.toString(measured), Long.toString(c.limit()), namespace, Long.toString(start),
+          file == null ? "-" : file.toString()))
+          .redirectError(ProcessBuilder.Redirect.INHERIT).start());
+    }
+    long decisions = 0;
+    long allowed = 0;
+    long leases = 0;
+    double hit = 0;
+    for (Process p : children) {
+      String result = null;
+      try (BufferedReader out = new BufferedReader(
+          new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
+        for (String line; (line = out.readLine()) != null; ) {
+          if (line.startsWith("RESULT ")) {
+            result = line;
+          }
+        }
+      }
+      if (!p.waitFor(measured + 60_000, TimeUnit.MILLISECONDS)) {
+        p.destroyForcibly();
+        throw new IllegalStateException("a client JVM overstayed: " + c.label());
+      }
+      if (result == null) {
+        throw new IllegalStateException("a client JVM gave no result: " + c.label());
+      }
+      String[] f = result.split(" ");
+      decisions += Long.parseLong(f[1]);
+      allowed += Long.parseLong(f[2]);
+      leases += Long.parseLong(f[3]);
+      hit += Double.parseDouble(f[5]) / JVMS;
+    }
+    long maxWindow = -1;
+    if (c.overshoot()) {
+      long[] merged = null;
+      for (Path file : files) {
+        long[] counts = Files.readAllLines(file).stream().mapToLong(Long::parseLong).toArray();
+        Files.delete(file);
+        if (merged == null) {
+          merged = counts;
+        } else {
+          for (int i = 0; i < merged.length; i++) {
+            merged[i] += counts[i];
+          }
+        }
+      }
+      long last = WARMUP_MILLIS + measured; // the callers stop here
+      maxWindow = c.algorithm().equals("log") ? maxInterval(merged, last)
+          : maxPaneWindow(merged, start, last);
+    }
+    return new Run(decisions * 1000.0 / measured, allowed, leases, hit, maxWindow, load);
+  }
+
+  /** The most allowed in any 1,000 ms interval inside [0, last). */
+  static long maxInterval(long[] perMilli, long last) {
+    long sum = 0;
+    long max = 0;
+    for (int i = 0; i < last; i++) {
+      sum += perMilli[i];
+      if (i >= 1_000) {
+        sum -= perMilli[i - 1_000];
+      }
+      max = Math.max(max, sum);
+    }
+    return max;
+  }
+
+  /** The most allowed in any 10 consecutive epoch-aligned 100 ms panes inside [0, last). */
+  static long maxPaneWindow(long[] perMilli, long start, long last) {
+    long firstPane = Math.floorDiv(start, 100);
+    long lastPane = Math.floorDiv(start + last - 1, 100);
+    long[] panes = new long[(int) (lastPane - firstPane + 1)];
+    for (int i = 0; i < last; i++) {
+      panes[(int) (Math.floorDiv(start + i, 100) - firstPane)] += perMilli[i];
+    }
+    long max = 0;
+    for (int end = 0; end < panes.length; end++) {
+      long sum = 0;
+      for (int k = Math.max(0, end - 9); k <= end; k++) {
+        sum += panes[k];
+      }
+      max = Math.max(max, sum);
+    }
+    return max;
+  }
+
+  private static double loadAverage() {
+    try {
+      return Double.parseDouble(Files.readString(Path.of("/proc/loadavg")).split(" ")[0]);
+    } catch (Exception e) {
+      return -1;
+    }
+  }
+
+  private static void report(Map<Config, List<Run>> results, int threads) {
+    System.out.printf("%nthroughput, %d JVMs x %d threads (median [min, max] of the runs)%n",
+        JVMS, threads);
+    System.out.println("| configuration | decisions/s | x incr | x plain | local hit ratio |"
+        + " leases/s | load avg |");
+    System.out.println("|---|---:|---:|---:|---:|---:|---|");
+    for (int keys : new int[] {1, 10_000}) {
+      double incr = median(results, "incr", keys);
+      double plain = median(results, "plain", keys);
+      results.forEach((c, runs) -> {
+        if (c.overshoot() || c.keys() != keys) {
+          return;
+        }
+        double m = medianOf(runs, Run::decisionsPerSecond);
+        System.out.printf(Locale.ROOT, "| %s | %,.0f [%,.0f, %,.0f] | %.2f | %.2f | %.4f | %,.0f |"
+                + " %s |%n", c.label(), m, min(runs), max(runs), m / incr, m / plain,
+            medianOf(runs, Run::hitRatio), medianOf(runs, r -> r.leases() * 1000.0 / 10_000),
+            loads(runs));
+      });
+    }
+    System.out.printf("%novershoot, hot key, %d JVMs x %d threads: most allowed in any window"
+        + " (panes: 10 pane-aligned panes; log: any 1,000 ms), all runs%n", JVMS, threads);
+    System.out.println("| configuration | limit L | max window per run | worst - L |"
+        + " stated bound | load avg |");
+    System.out.println("|---|---:|---|---:|---|---|");
+    results.forEach((c, runs) -> {
+      if (!c.overshoot()) {
+        return;
+      }
+      long worst = runs.stream().mapToLong(Run::maxWindow).max().orElse(-1);
+      String bound;
+      if (c.contender().equals("plain")) {
+        bound = "0 (no leasing)";
+      } else if (c.algorithm().equals("panes")) {
+        bound = "0";
+      } else {
+        double rate = medianOf(runs, r -> r.allowed() / (OVERSHOOT_MILLIS / 1000.0));
+        long slice = (long) (Leasing.DEFAULT_MAX_SHARE * c.limit());
+        long e = Math.min(JVMS * slice,
+            (long) Math.ceil(rate * Leasing.DEFAULT_LOG_LIFETIME_MILLIS / 1000.0));
+        bound = String.format(Locale.ROOT, "E <= min(N x S, R x D) = min(%d x %d, %.0f/s x %d ms)"
+            + " = %d", JVMS, slice, rate, Leasing.DEFAULT_LOG_LIFETIME_MILLIS, e);
+      }
+      System.out.printf(Locale.ROOT, "| %s | %,d | %s | %,d | %s | %s |%n", c.label(), c.limit(),
+          Arrays.toString(runs.stream().mapToLong(Run::maxWindow).toArray()),
+          worst - c.limit(), bound, loads(runs));
+    });
+  }
+
+  private static double median(Map<Config, List<Run>> results, String contender, int keys) {
+    for (Map.Entry<Config, List<Run>> e : results.entrySet()) {
+      Config c = e.getKey();
+      if (!c.overshoot() && c.keys() == keys && c.contender().equals(contender)) {
+        return medianOf(e.getValue(), Run::decisionsPerSecond);
+      }
+    }
+    return Double.NaN;
+  }
+
+  private static double medianOf(List<Run> runs, java.util.function.ToDoubleFunction<Run> f) {
+    double[] v = runs.stream().mapToDouble(f).sorted().toArray();
+    return v.length % 2 == 1 ? v[v.length / 2] : (v[v.length / 2 - 1] + v[v.length / 2]) / 2;
+  }
+
+  private static double min(List<Run> runs) {
+    return runs.stream().mapToDouble(Run::decisionsPerSecond).min().orElse(Double.NaN);
+  }
+
+  private static double max(List<Run> runs) {
+    return runs.stream().mapToDouble(Run::decisionsPerSecond).max().orElse(Double.NaN);
+  }
+
+  private static String loads(List<Run> runs) {
+    StringBuilder sb = new StringBuilder();
+    for (Run r : runs) {
+      sb.append(sb.length() == 0 ? "" : ", ").append(String.format(Locale.ROOT, "%.1f",
+          r.loadBefore()));
+    }
+    return sb.toString();
+  }
+}
