@@ -10,8 +10,7 @@ package io.windowpane;
  * @param returnedPermits permits those calls gave back
  * @param failedReturns release calls that failed (their permits stay counted on the engine until
  *     the window lets them go: lost to the window, never spent)
- * @param localDecisions decisions answered on this node: from a slice, or from a denial the
- *     engine gave less than the lease's lifetime ago
+ * @param localDecisions decisions answered on this node from a slice
  * @param engineDecisions decisions that waited for a call to the engine
  * @param active false once the engine answered that it cannot lease (every decision then goes
  *     to the engine)
