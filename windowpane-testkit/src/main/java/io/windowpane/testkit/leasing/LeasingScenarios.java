@@ -148,7 +148,7 @@ public final class LeasingScenarios {
    * The body of a node main in a JVM of its own. Arguments: the node's {@link Windowpane} on
    * {@code clock}, the limiter's name, and the mode: {@code hold} spends 2,000 single permits
    * from four threads (less than the limit), then
-   * prints {@code LEASED allowed leasedPermits returnedPermits} and blocks until killed;
+   * prints {@code LEASED allowed leasedPermits returnedPermits engineDecisions} and blocks until killed;
    * {@code spend} prints {@code READY}, waits for a line on standard input, spends from four
    * threads, closes the Windowpane (returning its unspent slices) and prints
    * {@code DONE allowed leasedPermits returnedPermits failedReturns}.
@@ -171,7 +171,7 @@ public final class LeasingScenarios {
     LeaseStats stats = limiter.leaseStats().orElseThrow();
     if (mode.equals("hold")) {
       System.out.println("LEASED " + allowed + " " + stats.leasedPermits() + " "
-          + stats.returnedPermits());
+          + stats.returnedPermits() + " " + stats.engineDecisions());
       System.out.flush();
       new java.util.concurrent.CountDownLatch(1).await(); // until killed
     }
@@ -234,6 +234,7 @@ public final class LeasingScenarios {
       long allowed = report[0];
       long leased = report[1];
       long returned = report[2];
+      long engineCalls = report[3];
       assertThat(allowed).as("the child's requests all fit").isEqualTo(2_000);
       assertThat(leased - returned).as("its grants cover what it spent").isGreaterThanOrEqualTo(
           allowed);
@@ -245,8 +246,13 @@ public final class LeasingScenarios {
         RateLimiter check = plain.limiter(name, multiJvmQuota());
         long rest = takeAll(check);
         assertThat(rest + allowed).as("nothing spent twice").isLessThanOrEqualTo(LIMIT);
+        // Exactly LIMIT - (leased - returned) when every request was answered from a slice;
+        // under load a request that waited 4 rounds for a lease asks the engine itself
+        // (tryAcquire, outside leasedPermits), and a return counted by the child may still have
+        // been on its way when it was killed. So the engine holds at least what the child spent
+        // and at most its grants plus its own engine calls: never spent twice, never more.
         assertThat(rest).as("the killed node's grants stay counted, unspent ones lost")
-            .isEqualTo(LIMIT - (leased - returned));
+            .isBetween(LIMIT - (leased + engineCalls), LIMIT - allowed);
         clock.advance(SECOND.toMillis() + 100); // W + r: the grants have aged out
         assertThat(takeAll(check)).as("the whole limit once the window let them go")
             .isEqualTo(LIMIT);
