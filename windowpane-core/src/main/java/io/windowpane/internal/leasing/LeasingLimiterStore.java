@@ -146,15 +146,6 @@ public final class LeasingLimiterStore implements LimiterStore, AutoCloseable {
     return d != null ? CompletableFuture.completedFuture(d) : slow(key, permits, 0);
   }
 
-  @Override
-  public List<Decision> tryAcquireAll(List<String> keys, long permits) {
-    List<Decision> out = new ArrayList<>(keys.size());
-    for (String key : keys) {
-      out.add(tryAcquire(key, permits));
-    }
-    return out;
-  }
-
   /** One key after the other, in order, as the blocking form; never blocks the caller. */
   @Override
   public CompletionStage<List<Decision>> tryAcquireAllAsync(List<String> keys, long permits) {
