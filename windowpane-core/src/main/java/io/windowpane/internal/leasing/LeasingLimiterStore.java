@@ -34,11 +34,10 @@ import java.util.concurrent.atomic.AtomicLong;
  * the largest g <= target that fits, if g >= p. The holder takes its p from the grant; other
  * requests for the key wait for the holder and try the new slice (after a few rounds they ask the
  * engine directly with tryAcquire, so no request waits for ever on a key others keep draining).
- * A denial is kept as the slice and repeated (retryAfter counting down) to requests of at least
- * the denied permits: until the earlier of its retryAfter and the lease lifetime when every limit
- * is SLIDING_PANES (a pane window's content, so its remaining, changes only at pane edges), and
- * within the millisecond it was asked otherwise (a log's or weighted window's room grows as time
- * passes, so an older denial's remaining would be stale).
+ * A denial is not kept: the next request for the key asks the engine again. (Repeating a denial
+ * on the node until its pane ends was tried and taken out: its counted-down retryAfter disagreed
+ * with the engine's, and a key under attack then costs one engine call per denied request, as
+ * without leasing.)
  *
  * Why these choices:
  * - Lifetime: a grant is spent only within the pane (fixed window, log lifetime) of its time t0
@@ -77,7 +76,6 @@ public final class LeasingLimiterStore implements LimiterStore, AutoCloseable {
   private final LimiterStore store;
   private final MillisClock clock;
   private final Lifetimes lifetimes;
-  private final boolean panesOnly; // denials keep their remaining until the pane ends
   private final double maxShare;
   private final long maxSlice;
   private final ConcurrentHashMap<String, KeyLease> keys = new ConcurrentHashMap<>();
@@ -98,8 +96,6 @@ public final class LeasingLimiterStore implements LimiterStore, AutoCloseable {
     this.store = store;
     this.clock = leasing.clock();
     this.lifetimes = new Lifetimes(quota, leasing.logLifetimeMillis());
-    this.panesOnly = quota.limits().stream()
-        .allMatch(l -> l.window().algorithm() == io.windowpane.Algorithm.SLIDING_PANES);
     this.maxShare = leasing.maxShare();
     this.maxSlice = Math.min(leasing.maxSlice(), quota.smallestPermits());
     this.idPrefix = "wl." + Long.toHexString(new java.security.SecureRandom().nextLong()) + ".";
@@ -120,15 +116,9 @@ public final class LeasingLimiterStore implements LimiterStore, AutoCloseable {
     if (e != null) {
       Slice s = e.slice;
       long now = clock.millis();
-      if (now < s.deadline) {
-        if (s.take(permits) >= 0) {
-          counters.local.increment();
-          return true;
-        }
-        if (s.denial != null && permits >= s.deniedPermits) {
-          counters.local.increment();
-          return false;
-        }
+      if (now < s.deadline && s.take(permits) >= 0) {
+        counters.local.increment();
+        return true;
       }
     }
     return join(slow(key, permits, 0)).allowed();
@@ -172,25 +162,11 @@ public final class LeasingLimiterStore implements LimiterStore, AutoCloseable {
       return null;
     }
     long left = s.take(permits);
-    if (left >= 0) {
-      counters.local.increment();
-      return Decision.allowed(left + s.serverRemaining);
+    if (left < 0) {
+      return null;
     }
-    if (s.denial != null && permits >= s.deniedPermits) {
-      counters.local.increment();
-      return repeat(s, now);
-    }
-    return null;
-  }
-
-  /** The slice's denial as of {@code now}: its retryAfter counted down. */
-  private static Decision repeat(Slice s, long now) {
-    long elapsed = now - s.sentMillis;
-    if (elapsed <= 0) {
-      return s.denial;
-    }
-    return Decision.denied(s.denial.remaining(), s.denial.deniedBy().orElseThrow(),
-        Math.max(1, s.denial.retryAfterMillis() - elapsed));
+    counters.local.increment();
+    return Decision.allowed(left + s.serverRemaining);
   }
 
   /** A request the slice could not answer: wait for a lease in flight, or make one. */
@@ -264,7 +240,7 @@ public final class LeasingLimiterStore implements LimiterStore, AutoCloseable {
 
   /** The permits to ask for: see the design note. */
   private long size(Slice old, long unspent, long permits, long now) {
-    if (old.denial != null || old.granted == 0) {
+    if (old.granted == 0) {
       return permits;
     }
     long used = old.granted - unspent;
@@ -287,10 +263,7 @@ public final class LeasingLimiterStore implements LimiterStore, AutoCloseable {
     Decision d = g.decision();
     long life = lifetimes.at(g.atMillis());
     if (g.permits() == 0) {
-      // denials are not repeated on the node yet: a repeated denial's retryAfter disagreed with
-      // the engine's in LeasingLimiterTest (not yet understood), so every denial asks the engine
-      long until = sent;
-      e.slice = Slice.denied(d, permits, g.atMillis(), sent, until);
+      e.slice = Slice.NONE; // a denial is not kept: the next request asks the engine
       return d;
     }
     counters.leases.increment();
@@ -411,9 +384,6 @@ public final class LeasingLimiterStore implements LimiterStore, AutoCloseable {
       long left = s.left();
       if (now < s.deadline && left >= permits) {
         return Optional.of(Decision.allowed(left - permits + s.serverRemaining));
-      }
-      if (now < s.deadline && s.denial != null && permits >= s.deniedPermits) {
-        return Optional.of(repeat(s, now));
       }
     }
     return store.peek(key, permits);

@@ -1,11 +1,10 @@
 package io.windowpane.internal.leasing;
 
-import io.windowpane.Decision;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 
 /*
- * One lease's answer on this node: either permits to spend (a grant) or a denial to repeat.
+ * One lease's grant on this node: the permits it has left to spend, and until when.
  *
  * A grant's unspent permits are one long, `left`, taken by compare-and-swap (lock-free: a CAS
  * fails only because another spend or the close succeeded). Closing swaps in CLOSED (-1), which
@@ -22,7 +21,7 @@ final class Slice {
   static final long CLOSED = -1;
 
   /** No lease: expired and closed, so the first request asks the engine. */
-  static final Slice NONE = new Slice(0, 0, Long.MIN_VALUE, Long.MIN_VALUE, CLOSED, null, null, 0);
+  static final Slice NONE = new Slice(0, 0, Long.MIN_VALUE, Long.MIN_VALUE, CLOSED, null, 0);
 
   private static final VarHandle LEFT;
 
@@ -35,27 +34,12 @@ final class Slice {
   }
 
   final long granted;
-  final long atMillis; // the engine's time of the grant (or of the denial)
+  final long atMillis; // the engine's time of the grant
   final long sentMillis; // this node's clock when the lease call was sent
   final long deadline; // this node's clock: answer from the slice only while now < deadline
-  final long serverRemaining; // the room the engine reported with the grant or denial
+  final long serverRemaining; // the room the engine reported with the grant
   final String releaseId;
-  final Decision denial; // non-null: a cached denial for requests of deniedPermits or more
-  final long deniedPermits;
   private volatile long left;
-
-  private Slice(long granted, long atMillis, long sentMillis, long deadline, long left,
-      String releaseId, Decision denial, long deniedPermits) {
-    this.granted = granted;
-    this.atMillis = atMillis;
-    this.sentMillis = sentMillis;
-    this.deadline = deadline;
-    this.serverRemaining = denial != null ? denial.remaining() : 0;
-    this.releaseId = releaseId;
-    this.denial = denial;
-    this.deniedPermits = deniedPermits;
-    this.left = left;
-  }
 
   private Slice(long granted, long atMillis, long sentMillis, long deadline, long left,
       String releaseId, long serverRemaining) {
@@ -65,8 +49,6 @@ final class Slice {
     this.deadline = deadline;
     this.serverRemaining = serverRemaining;
     this.releaseId = releaseId;
-    this.denial = null;
-    this.deniedPermits = 0;
     this.left = left;
   }
 
@@ -74,12 +56,6 @@ final class Slice {
   static Slice grant(long granted, long left, long atMillis, long sentMillis, long deadline,
       long serverRemaining, String releaseId) {
     return new Slice(granted, atMillis, sentMillis, deadline, left, releaseId, serverRemaining);
-  }
-
-  /** A denial to repeat for requests of {@code permits} or more until {@code deadline}. */
-  static Slice denied(Decision denial, long permits, long atMillis, long sentMillis,
-      long deadline) {
-    return new Slice(0, atMillis, sentMillis, deadline, CLOSED, null, denial, permits);
   }
 
   /** Takes {@code permits}; the permits left after them, or -1 when they do not fit. */
