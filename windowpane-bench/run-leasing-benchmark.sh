@@ -5,7 +5,7 @@
 #
 # Usage, from the repository root:
 #
-#     windowpane-bench/run-leasing-benchmark.sh [runs 3] [threads per JVM 8] [measured ms 10000]
+#     windowpane-bench/run-leasing-benchmark.sh [runs 3] [threads per JVM 8] [measured ms 10000] [filter regex]
 #
 # 16 configurations x 3 runs (interleaved) x about 8-16 s: about 10 minutes. Builds the bench
 # jar first unless WINDOWPANE_BENCH_JAR names a copy. Output (the table as printed) goes to

@@ -25,9 +25,12 @@ import java.util.concurrent.atomic.AtomicLongArray;
  * decisions on one Redis, from a common start instant (so the JVMs of a run overlap), for a
  * warmup and a measured interval. Prints one line,
  * {@code RESULT decisions allowed leases returnedPermits localHitRatio}, counting the measured
- * interval; with an output file it also writes, per millisecond from the start instant, the
- * decisions allowed in that millisecond (by this JVM's clock read right after each decision),
- * for the overshoot check.
+ * interval; with an output file it also writes, for the overshoot check, two lines per
+ * millisecond {@code a} from the start instant: how many allowed decisions certainly fell in the
+ * 1,000 ms window {@code [a, a + 1000)} (this JVM's clock read before the call was at least
+ * {@code a}, and read after the answer less than {@code a + 1000}) and how many possibly did
+ * (the two intervals overlap). A decision happens between those two reads, so the true count of
+ * every window lies between the two figures; counts of several JVMs on one machine add up.
  *
  * <p>Arguments: uri, contender ({@code incr}, {@code plain}, {@code leased}), algorithm
  * ({@code panes} or {@code log}, 1 s window, panes of 100 ms), keys (1 or more), threads, warmup
@@ -86,8 +89,11 @@ public final class LeasingNode {
     }
 
     KeySet keySet = new KeySet(keyCount == 1 ? "hot-key" : keyCount + "-keys", keys);
-    AtomicLongArray perMilli = out == null ? null
-        : new AtomicLongArray((int) (warmup + measured + 2_000));
+    int span = (int) (warmup + measured + 2_000);
+    // difference arrays over the window start a: +1 where a decision's range of a begins, -1
+    // after it ends; certain: a in [after - 999, now]; possible: a in [now - 999, after]
+    AtomicLongArray certain = out == null ? null : new AtomicLongArray(span + 1);
+    AtomicLongArray possible = out == null ? null : new AtomicLongArray(span + 1);
     long measureFrom = start + warmup;
     long end = measureFrom + measured;
     long[] decisions = new long[threads];
@@ -113,8 +119,9 @@ public final class LeasingNode {
             throw new IllegalStateException(e);
           }
           long after = System.currentTimeMillis();
-          if (ok && perMilli != null && after - start < perMilli.length()) {
-            perMilli.incrementAndGet((int) (after - start));
+          if (ok && certain != null && after - start < span) {
+            mark(certain, after - 999 - start, now - start);
+            mark(possible, now - 999 - start, after - start);
           }
           if (now >= measureFrom) {
             decisions[me]++;
@@ -144,10 +151,14 @@ public final class LeasingNode {
     }
     LeaseStats stats = limiter == null ? null : limiter.leaseStats().orElse(null);
     resource.close();
-    if (perMilli != null) {
+    if (certain != null) {
       StringBuilder sb = new StringBuilder();
-      for (int i = 0; i < perMilli.length(); i++) {
-        sb.append(perMilli.get(i)).append('\n');
+      long c = 0;
+      long p = 0;
+      for (int a = 0; a < span; a++) {
+        c += certain.get(a);
+        p += possible.get(a);
+        sb.append(c).append(' ').append(p).append('\n');
       }
       try {
         Files.writeString(out, sb.toString());
@@ -158,6 +169,16 @@ public final class LeasingNode {
     System.out.printf(Locale.ROOT, "RESULT %d %d %d %d %.6f%n", sumDecisions, sumAllowed,
         stats == null ? 0 : stats.leases(), stats == null ? 0 : stats.returnedPermits(),
         stats == null ? 0 : stats.localHitRatio());
+  }
+
+  /** Adds 1 to every window start in {@code [from, to]} (clipped to the array). */
+  private static void mark(AtomicLongArray diff, long from, long to) {
+    long lo = Math.max(0, from);
+    long hi = Math.min(diff.length() - 2, to);
+    if (lo <= hi) {
+      diff.incrementAndGet((int) lo);
+      diff.decrementAndGet((int) hi + 1);
+    }
   }
 
   /** One decision for key number {@code k}: allowed (or counted). */

@@ -51,7 +51,11 @@ import java.util.concurrent.atomic.AtomicLong;
  * - Size: the permits this node used from the last slice over the time since it asked, times
  *   the next lifetime (doubled when the slice ran out early), at most maxShare of the room the
  *   engine reported and maxSlice; at least p. A key's first lease is exactly p, and near the
- *   limit share x room < 1, so every lease is exactly p: leasing is then tryAcquire.
+ *   limit share x room < 1, so every lease is exactly p: leasing is then tryAcquire, and a
+ *   lease of exactly p is sent as tryAcquire (the engine's cheapest call; on Redis wp_lease
+ *   costs more than wp_take's fast path), leaving a spent slice that remembers when it asked.
+ *   So a cold key (10,000 keys, each seen less than once per pane) costs what it costs without
+ *   leasing, and a key seen twice within a lifetime starts leasing.
  * - Expired slices are closed and returned by the Windowpane's sweeper thread, which also drops
  *   keys idle for RETIRE_MILLIS after their last lease: memory is bounded by the keys leased
  *   recently.
@@ -219,6 +223,11 @@ public final class LeasingLimiterStore implements LimiterStore, AutoCloseable {
       CompletableFuture<Void> returned = unspent > 0 ? giveBack(key, old, unspent) : DONE;
       returned.thenCompose(v -> {
         long sent = clock.millis();
+        if (target == permits) {
+          // a slice of just the request: tryAcquire decides the same, on the engine's fast path
+          return store.tryAcquireAsync(key, permits).toCompletableFuture()
+              .thenApply(d -> spent(e, permits, sent, d));
+        }
         return store.leaseAsync(key, permits, target).toCompletableFuture()
             .thenCompose(g -> g.isPresent()
                 ? CompletableFuture.completedFuture(install(e, permits, sent, g.get()))
@@ -272,6 +281,19 @@ public final class LeasingLimiterStore implements LimiterStore, AutoCloseable {
     e.slice = Slice.grant(g.permits(), left, g.atMillis(), sent, sent + life, d.remaining(),
         idPrefix + ids.incrementAndGet());
     return Decision.allowed(left + d.remaining());
+  }
+
+  /**
+   * A plain decision the holder took instead of a lease of just {@code permits}: allowed, it
+   * leaves a slice with nothing to spend that keeps when and how much was asked, so the next
+   * lease is sized from this request's rate.
+   */
+  private Decision spent(KeyLease e, long permits, long sent, Decision d) {
+    counters.engine.increment();
+    e.slice = d.allowed()
+        ? Slice.grant(permits, 0, sent, sent, sent + lifetimes.at(sent), d.remaining(), null)
+        : Slice.NONE;
+    return d;
   }
 
   /** The engine cannot lease: this limiter stops trying, and the engine decides. */

@@ -236,8 +236,10 @@ public final class LeasingScenarios {
       long returned = report[2];
       long engineCalls = report[3];
       assertThat(allowed).as("the child's requests all fit").isEqualTo(2_000);
-      assertThat(leased - returned).as("its grants cover what it spent").isGreaterThanOrEqualTo(
-          allowed);
+      // a request asked as a slice of just itself goes to the engine as tryAcquire, outside
+      // leasedPermits but among the engine calls
+      assertThat(leased - returned + engineCalls).as("its grants cover what it spent")
+          .isGreaterThanOrEqualTo(allowed);
       ProcessHandle.of(child.pid()).ifPresent(ProcessHandle::destroyForcibly);
       assertThat(child.waitFor(10, TimeUnit.SECONDS)).isTrue();
 
