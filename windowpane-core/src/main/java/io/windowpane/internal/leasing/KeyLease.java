@@ -19,6 +19,10 @@ final class KeyLease {
   volatile Slice slice = Slice.NONE;
   final AtomicReference<CompletableFuture<Void>> renewal = new AtomicReference<>();
   volatile boolean retired;
+  // the permits this node asked the engine for with plain decisions since streakStart (this
+  // node's clock), before the key leases; written and read only by the token's holder
+  long streakStart = Long.MIN_VALUE;
+  long streak;
 
   /** Takes the token; null when another holder has it. */
   CompletableFuture<Void> claim() {

@@ -53,12 +53,15 @@ import java.util.concurrent.atomic.AtomicLong;
  *   engine reported and maxSlice; at least p. A key's first lease is exactly p, and near the
  *   limit share x room < 1, so every lease is exactly p: leasing is then tryAcquire, and a
  *   lease of exactly p is sent as tryAcquire (the engine's cheapest call; on Redis wp_lease
- *   costs more than wp_take's fast path), leaving a spent slice that remembers when it asked.
- *   So a cold key (10,000 keys, each seen less than once per pane) costs what it costs without
- *   leasing, and a key seen twice within a lifetime starts leasing.
- * - Expired slices are closed and returned by the Windowpane's sweeper thread, which also drops
- *   keys idle for RETIRE_MILLIS after their last lease: memory is bounded by the keys leased
- *   recently.
+ *   costs more than wp_take's fast path). A key leases only once this node has asked for
+ *   MIN_STREAK permits of it with plain decisions within one lifetime, sized from that streak's
+ *   rate: an unspent lease costs two calls (lease, return) where tryAcquire costs one, so keys
+ *   seen now and then (10,000 keys, each a few times a second) cost what they cost without
+ *   leasing, and a hot key leases after its first few requests.
+ * - Expired slices are closed and returned by the Windowpane's sweeper thread, visiting only
+ *   the keys that leased (every quarter of the shortest lifetime); every RETIRE_MILLIS / 4 it
+ *   drops keys idle for RETIRE_MILLIS after their last slice: memory is bounded by the keys
+ *   asked for recently.
  * - An engine that cannot lease (lease answers empty) turns leasing off for this limiter, with
  *   one log line: every request then goes to the engine, as without leasing.
  */
@@ -69,6 +72,13 @@ public final class LeasingLimiterStore implements LimiterStore, AutoCloseable {
 
   /** Rounds a request waits for other requests' leases before it asks the engine itself. */
   static final int MAX_ROUNDS = 4;
+
+  /**
+   * Permits a key must have asked for with plain decisions within one lease lifetime before it
+   * leases: a lease not spent costs two calls (the lease and the return of its rest) where
+   * tryAcquire costs one, so a key seen only now and then keeps plain decisions.
+   */
+  static final long MIN_STREAK = 4;
 
   /** How long after its lease ended an idle key is dropped from this node's table. */
   static final long RETIRE_MILLIS = 2_000;
@@ -87,6 +97,8 @@ public final class LeasingLimiterStore implements LimiterStore, AutoCloseable {
   private final String idPrefix;
   private final AtomicLong ids = new AtomicLong();
   private final ScheduledFuture<?> sweep;
+  private final ScheduledFuture<?> retire;
+  private final java.util.Set<String> leased = ConcurrentHashMap.newKeySet(); // keys with grants
   private volatile boolean off;
 
   /**
@@ -104,7 +116,8 @@ public final class LeasingLimiterStore implements LimiterStore, AutoCloseable {
     this.maxSlice = Math.min(leasing.maxSlice(), quota.smallestPermits());
     this.idPrefix = "wl." + Long.toHexString(new java.security.SecureRandom().nextLong()) + ".";
     long period = Math.max(5, Math.min(1_000, lifetimes.shortest() / 4));
-    this.sweep = sweeper == null ? null : sweeper.every(period, this::sweep);
+    this.sweep = sweeper == null ? null : sweeper.every(period, this::returnExpired);
+    this.retire = sweeper == null ? null : sweeper.every(RETIRE_MILLIS / 4, this::retireIdle);
   }
 
   /** The counters so far. */
@@ -219,7 +232,7 @@ public final class LeasingLimiterStore implements LimiterStore, AutoCloseable {
       long now = clock.millis();
       Slice old = e.slice;
       long unspent = old.close();
-      long target = size(old, unspent, permits, now);
+      long target = size(e, old, unspent, permits, now);
       CompletableFuture<Void> returned = unspent > 0 ? giveBack(key, old, unspent) : DONE;
       returned.thenCompose(v -> {
         long sent = clock.millis();
@@ -230,7 +243,7 @@ public final class LeasingLimiterStore implements LimiterStore, AutoCloseable {
         }
         return store.leaseAsync(key, permits, target).toCompletableFuture()
             .thenCompose(g -> g.isPresent()
-                ? CompletableFuture.completedFuture(install(e, permits, sent, g.get()))
+                ? CompletableFuture.completedFuture(install(key, e, permits, sent, g.get()))
                 : turnOff(e, key, permits));
       }).whenComplete((d, x) -> {
         e.unclaim(mine);
@@ -248,27 +261,36 @@ public final class LeasingLimiterStore implements LimiterStore, AutoCloseable {
   }
 
   /** The permits to ask for: see the design note. */
-  private long size(Slice old, long unspent, long permits, long now) {
+  private long size(KeyLease e, Slice old, long unspent, long permits, long now) {
     if (old.granted == 0) {
       return permits;
     }
-    long used = old.granted - unspent;
-    long elapsed = Math.max(1, now - old.sentMillis);
     long life = lifetimes.at(now + (old.atMillis - old.sentMillis)); // the engine's now, about
     if (life <= 0) {
       return permits;
     }
-    double wanted = Math.ceil((double) used * life / elapsed);
-    if (unspent == 0 && now < old.deadline) {
-      wanted = Math.max(wanted, 2.0 * old.granted); // ran out early: the rate is climbing
+    double wanted;
+    if (old.releaseId == null) { // a plain decision: lease once the streak shows a hot key
+      if (e.streak < MIN_STREAK || now - e.streakStart > lifetimes.shortest()) {
+        return permits;
+      }
+      wanted = Math.ceil((double) e.streak * life / Math.max(1, now - e.streakStart));
+    } else {
+      long used = old.granted - unspent;
+      long elapsed = Math.max(1, now - old.sentMillis);
+      wanted = Math.ceil((double) used * life / elapsed);
+      if (unspent == 0 && now < old.deadline) {
+        wanted = Math.max(wanted, 2.0 * old.granted); // ran out early: the rate is climbing
+      }
     }
     double cap = Math.min(maxSlice, Math.floor(maxShare * (old.serverRemaining + unspent)));
     return Math.max(permits, (long) Math.min(wanted, cap));
   }
 
   /** A grant: its permits less the holder's become the key's slice. */
-  private Decision install(KeyLease e, long permits, long sent, Grant g) {
+  private Decision install(String key, KeyLease e, long permits, long sent, Grant g) {
     counters.engine.increment();
+    e.streakStart = Long.MIN_VALUE; // leasing now: a later plain decision starts a new streak
     Decision d = g.decision();
     long life = lifetimes.at(g.atMillis());
     if (g.permits() == 0) {
@@ -277,6 +299,7 @@ public final class LeasingLimiterStore implements LimiterStore, AutoCloseable {
     }
     counters.leases.increment();
     counters.leasedPermits.add(g.permits());
+    leased.add(key);
     long left = g.permits() - permits;
     e.slice = Slice.grant(g.permits(), left, g.atMillis(), sent, sent + life, d.remaining(),
         idPrefix + ids.incrementAndGet());
@@ -285,11 +308,18 @@ public final class LeasingLimiterStore implements LimiterStore, AutoCloseable {
 
   /**
    * A plain decision the holder took instead of a lease of just {@code permits}: allowed, it
-   * leaves a slice with nothing to spend that keeps when and how much was asked, so the next
-   * lease is sized from this request's rate.
+   * adds to the key's streak and leaves a slice with nothing to spend, so the next request
+   * knows to size its lease from the streak.
    */
   private Decision spent(KeyLease e, long permits, long sent, Decision d) {
     counters.engine.increment();
+    if (d.allowed()) {
+      if (e.streakStart == Long.MIN_VALUE || sent - e.streakStart > lifetimes.shortest()) {
+        e.streakStart = sent; // a new streak
+        e.streak = 0;
+      }
+      e.streak += permits;
+    }
     e.slice = d.allowed()
         ? Slice.grant(permits, 0, sent, sent, sent + lifetimes.at(sent), d.remaining(), null)
         : Slice.NONE;
@@ -329,9 +359,23 @@ public final class LeasingLimiterStore implements LimiterStore, AutoCloseable {
 
   /** Ends expired leases (returning their rest) and drops keys idle since. */
   void sweep() {
+    returnExpired();
+    retireIdle();
+  }
+
+  /**
+   * Closes the expired slices of the keys that leased, returning their unspent permits. Only
+   * those keys are visited (a key's plain decisions leave nothing to return), so a table of
+   * 10,000 keys seen now and then costs this frequent sweep nothing.
+   */
+  private void returnExpired() {
     long now = clock.millis();
-    for (Map.Entry<String, KeyLease> entry : keys.entrySet()) {
-      KeyLease e = entry.getValue();
+    for (String key : leased) {
+      KeyLease e = keys.get(key);
+      if (e == null) {
+        leased.remove(key);
+        continue;
+      }
       if (now < e.slice.deadline) {
         continue;
       }
@@ -342,16 +386,39 @@ public final class LeasingLimiterStore implements LimiterStore, AutoCloseable {
       Slice s = e.slice;
       CompletableFuture<Void> done = DONE;
       if (now >= s.deadline) {
+        leased.remove(key); // under the token: a new grant's install adds it again after this
         long unspent = s.close();
         if (unspent > 0) {
-          done = giveBack(entry.getKey(), s, unspent);
-        } else if (s.deadline == Long.MIN_VALUE || now - s.deadline >= RETIRE_MILLIS) {
-          e.retired = true;
-          keys.remove(entry.getKey(), e);
+          done = giveBack(key, s, unspent);
         }
       }
       done.whenComplete((v, x) -> e.unclaim(mine));
     }
+  }
+
+  /** Drops keys with nothing to return whose slice ended RETIRE_MILLIS ago (or never was). */
+  private void retireIdle() {
+    long now = clock.millis();
+    for (Map.Entry<String, KeyLease> entry : keys.entrySet()) {
+      KeyLease e = entry.getValue();
+      if (!idle(e.slice, now)) {
+        continue; // no token taken for the keys in use
+      }
+      CompletableFuture<Void> mine = e.claim();
+      if (mine == null) {
+        continue;
+      }
+      if (idle(e.slice, now)) {
+        e.retired = true;
+        keys.remove(entry.getKey(), e);
+      }
+      e.unclaim(mine);
+    }
+  }
+
+  private static boolean idle(Slice s, long now) {
+    return now >= s.deadline && s.left() <= 0
+        && (s.deadline == Long.MIN_VALUE || now - s.deadline >= RETIRE_MILLIS);
   }
 
   /** Keys this node holds leasing state for (for tests). */
@@ -366,6 +433,7 @@ public final class LeasingLimiterStore implements LimiterStore, AutoCloseable {
   public void close(long timeoutMillis) {
     if (sweep != null) {
       sweep.cancel(false);
+      retire.cancel(false);
     }
     List<CompletableFuture<Void>> calls = new ArrayList<>();
     for (Map.Entry<String, KeyLease> entry : keys.entrySet()) {

@@ -238,13 +238,14 @@ class LeasingLimiterTest {
       };
       LeasingLimiterStore store =
           new LeasingLimiterStore("l", leasing(quota, clock), beforeLeasing, null);
-      // the first request is a slice of just itself (sent as tryAcquire); the second, in the
-      // same pane, asks for a bigger slice: the engine cannot grant one, and leasing turns off
-      assertThat(store.tryAcquire("k", 2).allowed()).isTrue();
+      // the first request is a slice of just itself (sent as tryAcquire, starting a streak of
+      // MIN_STREAK permits); the second, in the same pane, asks for a bigger slice: the engine
+      // cannot grant one, and leasing turns off
+      assertThat(store.tryAcquire("k", LeasingLimiterStore.MIN_STREAK).allowed()).isTrue();
       assertThat(store.stats().active()).isTrue();
-      assertThat(store.tryAcquire("k", 1).remaining()).isEqualTo(997);
+      assertThat(store.tryAcquire("k", 1).remaining()).isEqualTo(995);
       assertThat(store.stats().active()).isFalse();
-      assertThat(store.tryAcquire("k", 997).remaining()).isZero();
+      assertThat(store.tryAcquire("k", 995).remaining()).isZero();
       assertThat(store.tryConsume("k", 1)).isFalse();
       LeaseStats stats = store.stats();
       assertThat(stats.leases()).isZero();
