@@ -1,6 +1,7 @@
 package io.windowpane.bench.redis;
 
 import io.windowpane.Leasing;
+import io.windowpane.testkit.etcd.EtcdServer;
 import io.windowpane.testkit.redis.RedisServer;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
@@ -64,7 +65,7 @@ public final class LeasingLoadBenchmark {
 
   /** One run's figures. */
   record Run(double decisionsPerSecond, long allowed, long leases, double hitRatio,
-      long maxWindow, long maxPossible, double loadBefore) {}
+      long maxWindow, long maxPossible, long errors, double loadBefore) {}
 
   public static void main(String[] args) throws Exception {
     int runs = args.length > 0 ? Integer.parseInt(args[0]) : 3;
@@ -82,28 +83,34 @@ public final class LeasingLoadBenchmark {
     }
     configs.add(new Config("plain", "panes", 1, 10_000, true));
     configs.add(new Config("plain", "log", 1, 10_000, true));
+    for (String c : List.of("etcd-plain", "etcd-leased")) {
+      configs.add(new Config(c, "panes", 1, 1_000_000_000L, false));
+    }
+    configs.add(new Config("etcd-leased", "panes", 1, 10_000, true));
     if (args.length > 3) {
       java.util.regex.Pattern keep = java.util.regex.Pattern.compile(args[3]);
       configs.removeIf(c -> !keep.matcher(c.label()).find());
     }
 
     Map<Config, List<Run>> results = new LinkedHashMap<>();
-    try (RedisServer redis = RedisServer.start()) {
-      System.out.printf(Locale.ROOT, "redis %s; %d client JVMs x %d threads; warmup %d ms,"
-              + " measured %d ms (overshoot: %d ms); %d runs each, interleaved%n", redis.uri(),
+    try (RedisServer redis = RedisServer.start(); EtcdServer etcd = EtcdServer.start()) {
+      System.out.printf(Locale.ROOT, "etcd %s; redis %s; %d client JVMs x %d threads; warmup %d ms,"
+              + " measured %d ms (overshoot: %d ms); %d runs each, interleaved%n", etcd.endpoint(),
+          redis.uri(),
           JVMS, threads, WARMUP_MILLIS, measured, OVERSHOOT_MILLIS, runs);
       System.out.printf("machine: %d processors, %s, %s%n",
           Runtime.getRuntime().availableProcessors(), Machine.cpuModel(),
           System.getProperty("java.runtime.version"));
       for (int r = 0; r < runs; r++) {
         for (Config c : configs) {
-          Run run = runOnce(redis.uri(), c, threads, c.overshoot() ? OVERSHOOT_MILLIS : measured,
+          String uri = c.contender().startsWith("etcd-") ? etcd.endpoint() : redis.uri();
+          Run run = runOnce(uri, c, threads, c.overshoot() ? OVERSHOOT_MILLIS : measured,
               "wpl" + r + "-" + configs.indexOf(c) + "-" + System.currentTimeMillis());
           results.computeIfAbsent(c, k -> new ArrayList<>()).add(run);
           System.out.printf(Locale.ROOT, "  run %d %-32s %,14.0f decisions/s  allowed %,d"
-                  + "  leases %,d  hit %.4f  max window %,d..%,d  load %.2f%n", r + 1,
+                  + "  leases %,d  hit %.4f  max window %,d..%,d  errors %,d  load %.2f%n", r + 1,
               c.label(), run.decisionsPerSecond(), run.allowed(), run.leases(), run.hitRatio(),
-              run.maxWindow(), run.maxPossible(), run.loadBefore());
+              run.maxWindow(), run.maxPossible(), run.errors(), run.loadBefore());
         }
       }
     }
@@ -132,6 +139,7 @@ public final class LeasingLoadBenchmark {
     long allowed = 0;
     long leases = 0;
     double hit = 0;
+    long errors = 0;
     for (Process p : children) {
       String result = null;
       try (BufferedReader out = new BufferedReader(
@@ -154,6 +162,7 @@ public final class LeasingLoadBenchmark {
       allowed += Long.parseLong(f[2]);
       leases += Long.parseLong(f[3]);
       hit += Double.parseDouble(f[5]) / JVMS;
+      errors += Long.parseLong(f[6]);
     }
     long maxCertain = -1;
     long maxPossible = -1;
@@ -183,7 +192,7 @@ public final class LeasingLoadBenchmark {
       }
     }
     return new Run(decisions * 1000.0 / measured, allowed, leases, hit, maxCertain, maxPossible,
-        load);
+        errors, load);
   }
 
   private static double loadAverage() {
@@ -197,21 +206,24 @@ public final class LeasingLoadBenchmark {
   private static void report(Map<Config, List<Run>> results, int threads, long measured) {
     System.out.printf("%nthroughput, %d JVMs x %d threads (median [min, max] of the runs)%n",
         JVMS, threads);
-    System.out.println("| configuration | decisions/s | x incr | x plain | local hit ratio |"
-        + " leases/s | load avg |");
-    System.out.println("|---|---:|---:|---:|---:|---:|---|");
+    System.out.println("| configuration | decisions/s | x incr | x plain (same backend) |"
+        + " local hit ratio | leases/s | errors | load avg |");
+    System.out.println("|---|---:|---:|---:|---:|---:|---:|---|");
     for (int keys : new int[] {1, 10_000}) {
       double incr = median(results, "incr", keys);
-      double plain = median(results, "plain", keys);
+      double redisPlain = median(results, "plain", keys);
+      double etcdPlain = median(results, "etcd-plain", keys);
       results.forEach((c, runs) -> {
         if (c.overshoot() || c.keys() != keys) {
           return;
         }
         double m = medianOf(runs, Run::decisionsPerSecond);
+        double plain = c.contender().startsWith("etcd-") ? etcdPlain : redisPlain;
         System.out.printf(Locale.ROOT, "| %s | %,.0f [%,.0f, %,.0f] | %.2f | %.2f | %.4f | %,.0f |"
-                + " %s |%n", c.label(), m, min(runs), max(runs), m / incr, m / plain,
-            medianOf(runs, Run::hitRatio), medianOf(runs, r -> r.leases() * 1000.0 / measured),
-            loads(runs));
+                + " %,d | %s |%n", c.label(), m, min(runs), max(runs), m / incr, m / plain,
+            medianOf(runs, Run::hitRatio),
+            medianOf(runs, r -> r.leases() * 1000.0 / (WARMUP_MILLIS + measured)),
+            runs.stream().mapToLong(Run::errors).sum(), loads(runs));
       });
     }
     System.out.printf("%novershoot, hot key, %d JVMs x %d threads: most allowed in any window"

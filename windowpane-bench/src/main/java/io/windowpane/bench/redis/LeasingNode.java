@@ -10,6 +10,8 @@ import io.windowpane.Quota;
 import io.windowpane.RateLimiter;
 import io.windowpane.WindowSpec;
 import io.windowpane.Windowpane;
+import io.windowpane.WindowpaneException;
+import io.windowpane.etcd.EtcdEngine;
 import io.windowpane.redis.RedisEngine;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -24,15 +26,17 @@ import java.util.concurrent.atomic.AtomicLongArray;
  * One client JVM of {@link LeasingLoadBenchmark}: N caller threads in a closed loop of blocking
  * decisions on one Redis, from a common start instant (so the JVMs of a run overlap), for a
  * warmup and a measured interval. Prints one line,
- * {@code RESULT decisions allowed leases returnedPermits localHitRatio}, counting the measured
- * interval; with an output file it also writes, for the overshoot check, two lines per
+ * {@code RESULT decisions allowed leases returnedPermits localHitRatio errors}, counting the
+ * measured interval (errors: decisions that failed with a {@code WindowpaneException}, all
+ * intervals); with an output file it also writes, for the overshoot check, two lines per
  * millisecond {@code a} from the start instant: how many allowed decisions certainly fell in the
  * 1,000 ms window {@code [a, a + 1000)} (this JVM's clock read before the call was at least
  * {@code a}, and read after the answer less than {@code a + 1000}) and how many possibly did
  * (the two intervals overlap). A decision happens between those two reads, so the true count of
  * every window lies between the two figures; counts of several JVMs on one machine add up.
  *
- * <p>Arguments: uri, contender ({@code incr}, {@code plain}, {@code leased}), algorithm
+ * <p>Arguments: uri (Redis, or an etcd endpoint for the {@code etcd-} contenders), contender
+ * ({@code incr}, {@code plain}, {@code leased}, {@code etcd-plain}, {@code etcd-leased}), algorithm
  * ({@code panes} or {@code log}, 1 s window, panes of 100 ms), keys (1 or more), threads, warmup
  * ms, measured ms, limit per second, namespace, start instant (epoch ms), output file or
  * {@code -}.
@@ -79,9 +83,12 @@ public final class LeasingNode {
         LettuceClients.shutdown(client);
       };
     } else {
-      Windowpane wp = Windowpane.using(RedisEngine.builder().uri(uri)
-          .timeout(LettuceClients.COMMAND_TIMEOUT).build());
-      limiter = wp.limiter(namespace, contender.equals("leased")
+      Windowpane wp = contender.startsWith("etcd-")
+          ? Windowpane.using(EtcdEngine.builder().endpoints(uri).namespace(namespace)
+              .timeout(LettuceClients.COMMAND_TIMEOUT).build())
+          : Windowpane.using(RedisEngine.builder().uri(uri)
+              .timeout(LettuceClients.COMMAND_TIMEOUT).build());
+      limiter = wp.limiter(namespace, contender.endsWith("leased")
           ? quota.withLeasing(Leasing.defaults()) : quota);
       RateLimiter l = limiter;
       decider = k -> l.tryConsume(keys[k], 1);
@@ -98,6 +105,7 @@ public final class LeasingNode {
     long end = measureFrom + measured;
     long[] decisions = new long[threads];
     long[] allowed = new long[threads];
+    long[] errors = new long[threads];
     List<Thread> callers = new ArrayList<>();
     for (int t = 0; t < threads; t++) {
       int me = t;
@@ -115,6 +123,9 @@ public final class LeasingNode {
           boolean ok;
           try {
             ok = decider.decide(sequence[i++ & (sequence.length - 1)]);
+          } catch (WindowpaneException e) {
+            ok = false; // a timeout or give-up: counted, and the loop goes on
+            errors[me]++;
           } catch (Exception e) {
             throw new IllegalStateException(e);
           }
@@ -145,9 +156,11 @@ public final class LeasingNode {
     }
     long sumDecisions = 0;
     long sumAllowed = 0;
+    long sumErrors = 0;
     for (int t = 0; t < threads; t++) {
       sumDecisions += decisions[t];
       sumAllowed += allowed[t];
+      sumErrors += errors[t];
     }
     LeaseStats stats = limiter == null ? null : limiter.leaseStats().orElse(null);
     resource.close();
@@ -166,9 +179,9 @@ public final class LeasingNode {
         throw new IllegalStateException(e);
       }
     }
-    System.out.printf(Locale.ROOT, "RESULT %d %d %d %d %.6f%n", sumDecisions, sumAllowed,
+    System.out.printf(Locale.ROOT, "RESULT %d %d %d %d %.6f %d%n", sumDecisions, sumAllowed,
         stats == null ? 0 : stats.leases(), stats == null ? 0 : stats.returnedPermits(),
-        stats == null ? 0 : stats.localHitRatio());
+        stats == null ? 0 : stats.localHitRatio(), sumErrors);
   }
 
   /** Adds 1 to every window start in {@code [from, to]} (clipped to the array). */
