@@ -40,8 +40,9 @@ public final class WindowReader {
 
   /**
    * {@code limiters}: name to a list of 1 to {@value Quota#MAX_LIMITS} limits, or to a mapping
-   * {@code {limits: [...], shadow: true}}; the names of limiters in shadow mode are added to
-   * {@link #shadowLimiters()}.
+   * {@code {limits: [...], shadow: true, leasing: {...}}}; the names of limiters in shadow mode
+   * are added to {@link #shadowLimiters()}, and an enabled {@code leasing} block
+   * ({@link LeasingReader}) turns leasing on in the limiter's quota.
    */
   public Map<String, Quota> limiters(YamlMap section) {
     Map<String, Quota> out = new LinkedHashMap<>();
@@ -51,10 +52,15 @@ public final class WindowReader {
       }
       Node value = section.value(name);
       String path = section.path(name);
+      YamlMap leasing = null;
       if (value instanceof MappingNode && mentionsLimitsOrShadow((MappingNode) value)) {
-        YamlMap m = YamlMap.fields(value, path, problems, "limits", "shadow");
+        YamlMap m = YamlMap.fields(value, path, problems, "limits", "shadow", "leasing");
         if (m.bool("shadow", false)) {
           shadow.add(name);
+        }
+        if (m.has("leasing")) {
+          leasing = YamlMap.fields(m.value("leasing"), m.path("leasing"), problems,
+              "enabled", "maxShare", "maxSlice", "logLifetime");
         }
         if (!m.has("limits")) {
           m.missing("limits", "[ { permits: 10, window: 1s } ]");
@@ -63,18 +69,23 @@ public final class WindowReader {
         value = m.value("limits");
         path = m.path("limits");
       }
-      put(out, name, quota(value, path, section.keyNode(name)));
+      Quota quota = quota(value, path, section.keyNode(name));
+      if (leasing != null && leasing.isMapping()) {
+        quota = LeasingReader.apply(leasing, quota, problems);
+      }
+      put(out, name, quota);
     }
     return out;
   }
 
   /**
-   * Whether a limiter's mapping is the {@code {limits, shadow}} form; any other mapping is most
-   * likely one limit written without the list, and is reported as "must be a list".
+   * Whether a limiter's mapping is the {@code {limits, shadow, leasing}} form; any other mapping
+   * is most likely one limit written without the list, and is reported as "must be a list".
    */
   private static boolean mentionsLimitsOrShadow(MappingNode node) {
     return node.getValue().stream().anyMatch(t -> t.getKeyNode() instanceof ScalarNode k
-        && (k.getValue().equals("limits") || k.getValue().equals("shadow")));
+        && (k.getValue().equals("limits") || k.getValue().equals("shadow")
+            || k.getValue().equals("leasing")));
   }
 
   /** The limiters read so far whose {@code shadow} is true: they decide but never deny. */

@@ -71,6 +71,7 @@ public final class Service {
     if (chain != null) {
       metrics.failover(chain);
     }
+    catalog.limiters().forEach((name, entry) -> metrics.leasing(name, entry.limiter()));
   }
 
   /** The Javalin application, not started; {@code routes} receives "METHOD path" of each. */

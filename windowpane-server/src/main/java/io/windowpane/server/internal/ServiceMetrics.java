@@ -12,6 +12,7 @@ import io.micrometer.core.instrument.binder.system.UptimeMetrics;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.windowpane.Failover;
+import io.windowpane.RateLimiter;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
@@ -32,6 +33,8 @@ import java.util.function.ToDoubleFunction;
  *       taking writes), and the chain's own counters {@code windowpane_failover_trips_total},
  *       {@code _recoveries_total}, {@code _replayed_events_total},
  *       {@code _dropped_events_total}, {@code _lost_events_total};
+ *   <li>for each limiter with leasing on ({@link #leasing}): {@code windowpane_leasing_*}
+ *       ({@link LeasingMeters});
  *   <li>JVM memory, GC, threads, CPU and uptime.
  * </ul>
  *
@@ -156,6 +159,14 @@ public final class ServiceMetrics implements AutoCloseable {
     functionCounter("lost.events", "Events taken by a fallback that will never be replayed"
         + " (journal full, or a member that takes no replay)", chain,
         c -> c.stats().lostEvents());
+  }
+
+  /**
+   * Reports the leasing counters of {@code limiter} when its quota has leasing on
+   * ({@link LeasingMeters}); each meter reads {@link RateLimiter#leaseStats()} when scraped.
+   */
+  public void leasing(String name, RateLimiter limiter) {
+    LeasingMeters.bind(registry, name, limiter);
   }
 
   private void functionCounter(String name, String description, Failover chain,

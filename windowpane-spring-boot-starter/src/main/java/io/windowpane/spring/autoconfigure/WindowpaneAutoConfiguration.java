@@ -10,6 +10,7 @@ import io.windowpane.spring.WindowpaneCatalog;
 import io.windowpane.spring.WindowpaneProperties;
 import io.windowpane.spring.internal.DecisionListener;
 import io.windowpane.spring.internal.InvalidWindowpanePropertiesException;
+import io.windowpane.spring.internal.LeasingMeterBinder;
 import io.windowpane.spring.internal.MicrometerDecisionListener;
 import io.windowpane.spring.internal.PropertyTree;
 import io.windowpane.spring.internal.RateLimitGuard;
@@ -118,7 +119,10 @@ public class WindowpaneAutoConfiguration {
     return processor;
   }
 
-  /** Micrometer meters when Micrometer is present (the registry is looked up lazily). */
+  /**
+   * Micrometer meters when Micrometer is present (the registry is looked up lazily; Spring Boot
+   * binds the leasing meters to each registry).
+   */
   @Configuration(proxyBeanMethods = false)
   @ConditionalOnClass(name = "io.micrometer.core.instrument.MeterRegistry")
   static class Metrics {
@@ -127,6 +131,13 @@ public class WindowpaneAutoConfiguration {
     DecisionListener windowpaneMeters(
         ObjectProvider<io.micrometer.core.instrument.MeterRegistry> registry) {
       return new MicrometerDecisionListener(registry::getIfAvailable);
+    }
+
+    /** The leasing meters of the limiters with leasing on ({@link LeasingMeterBinder}). */
+    @Bean
+    @ConditionalOnMissingBean(name = "windowpaneLeasingMeters")
+    LeasingMeterBinder windowpaneLeasingMeters(WindowpaneCatalog catalog) {
+      return new LeasingMeterBinder(catalog);
     }
   }
 

@@ -39,8 +39,8 @@ public final class PropertyTree {
       "probeTimeout", "probeFailuresToTrip", "callTimeout", "failuresToTrip",
       "latencyThreshold", "latencyWindow", "slowWindowsToTrip", "probesToRecover",
       "probesToRecoverAfterDouble", "fleetNodes", "fleetShare", "journalLimit", "limits",
-      "shadow", "name", "permits", "window", "algorithm", "panes", "kind", "accuracy",
-      "trackedRange", "maxValues");
+      "shadow", "leasing", "enabled", "maxShare", "maxSlice", "logLifetime", "name", "permits",
+      "window", "algorithm", "panes", "kind", "accuracy", "trackedRange", "maxValues");
   private static final Set<String> LIST_KEYS = Set.of("chain", "cluster", "endpoints",
       "trackedRange");
   private static final Set<String> NAMED_SECTIONS = Set.of("limiters", "counters", "stats");
