@@ -15,7 +15,11 @@ final class Describe {
 
   private Describe() {}
 
-  /** A limiter: its limits, and whether it is in shadow mode (decides, never denies). */
+  /**
+   * A limiter: its limits, whether it is in shadow mode (decides, never denies), and with
+   * leasing on its options ({@code leasing}: {@code maxShare}, {@code maxSlice},
+   * {@code logLifetime}); the field is absent when leasing is off.
+   */
   static ObjectNode limiter(String name, Quota quota, boolean shadow) {
     ObjectNode node = Json.object();
     node.put("name", name);
@@ -27,6 +31,10 @@ final class Describe {
       window(l, limit.window());
     }
     node.put("shadow", shadow);
+    quota.leasing().ifPresent(leasing -> node.putObject("leasing")
+        .put("maxShare", leasing.maxShare())
+        .put("maxSlice", leasing.maxSlice())
+        .put("logLifetime", Durations.format(leasing.logLifetimeMillis())));
     return node;
   }
 

@@ -57,7 +57,8 @@ class LeasingMetersTest {
     wp = Windowpane.localBuilder().clock(clock).build();
     metrics = new ServiceMetrics();
     service = new Service(config, wp, null, clock, metrics);
-    app = service.create(1_000, new ArrayList<>()).start("127.0.0.1", 0);
+    app = service.create(config.shutdownTimeout().toMillis(), new ArrayList<>())
+        .start("127.0.0.1", 0);
   }
 
   @AfterEach
@@ -81,6 +82,13 @@ class LeasingMetersTest {
         .matcher(scrape);
     assertThat(m.find()).as("%s{%s} in\n%s", name, labels, scrape).isTrue();
     return Double.parseDouble(m.group(1));
+  }
+
+  @Test
+  void limiterDescription_showsTheLeasingOptions_onlyWhenLeasingIsOn() throws Exception {
+    assertThat(send("GET", "/v1/limiters/hot", null).body()).contains(
+        "\"leasing\":{\"maxShare\":0.5,\"maxSlice\":50,\"logLifetime\":\"5ms\"}");
+    assertThat(send("GET", "/v1/limiters/plain", null).body()).doesNotContain("leasing");
   }
 
   @Test

@@ -16,11 +16,11 @@ import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
 import org.springframework.boot.actuate.endpoint.annotation.Selector;
 
 /**
- * {@code /actuator/windowpane}: the engine, the limiters (with their limits and shadow mode),
- * counters and statistics windows; {@code /actuator/windowpane/{name}?key=k}: the live count of
- * key {@code k} in the counter or statistics window {@code name}. A limiter's live usage cannot
- * be read without taking permits (the library has no read-only limiter call), so for a limiter
- * the second form reports only whether it holds state for the key.
+ * {@code /actuator/windowpane}: the engine, the limiters (with their limits, shadow mode and
+ * leasing options), counters and statistics windows; {@code /actuator/windowpane/{name}?key=k}:
+ * the live count of key {@code k} in the counter or statistics window {@code name}. A limiter's
+ * live usage cannot be read without taking permits (the library has no read-only limiter call),
+ * so for a limiter the second form reports only whether it holds state for the key.
  */
 @Endpoint(id = "windowpane")
 public final class WindowpaneEndpoint {
@@ -90,6 +90,9 @@ public final class WindowpaneEndpoint {
       limits.add(l);
     }
     m.put("limits", limits);
+    limiter.quota().leasing().ifPresent(leasing -> m.put("leasing", Map.of(
+        "maxShare", leasing.maxShare(), "maxSlice", leasing.maxSlice(),
+        "logLifetimeMillis", leasing.logLifetimeMillis())));
     return m;
   }
 

@@ -7,6 +7,9 @@ import io.windowpane.LeaseStats;
 import io.windowpane.Leasing;
 import io.windowpane.RateLimiter;
 import io.windowpane.spring.WindowpaneCatalog;
+import io.windowpane.spring.internal.WindowpaneEndpoint;
+import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.WebApplicationType;
 import org.springframework.boot.builder.SpringApplicationBuilder;
@@ -15,7 +18,8 @@ import org.springframework.context.ConfigurableApplicationContext;
 /**
  * {@code windowpane.limiters.<name>.leasing.*} turns leasing on for that limiter (relaxed names
  * bind), its meters appear in the application's registry and read the limiter's
- * {@code leaseStats()}; a bad value stops the start-up naming the property and its range.
+ * {@code leaseStats()}, the Actuator endpoint shows the options; a bad value stops the start-up
+ * naming the property and its range.
  */
 class LeasingPropertiesTest {
 
@@ -39,6 +43,12 @@ class LeasingPropertiesTest {
       assertThat(leasing.maxSlice()).isEqualTo(50);
       assertThat(leasing.logLifetimeMillis()).isEqualTo(10);
       assertThat(catalog.limiter("plain").leaseStats()).isEmpty();
+      @SuppressWarnings("unchecked")
+      List<Map<String, Object>> described = (List<Map<String, Object>>)
+          app.getBean(WindowpaneEndpoint.class).describe().get("limiters");
+      assertThat(described.get(0)).containsEntry("leasing", Map.of("maxShare", 0.5,
+          "maxSlice", 50L, "logLifetimeMillis", 10L));
+      assertThat(described.get(1)).doesNotContainKey("leasing");
 
       for (int i = 0; i < 20; i++) {
         assertThat(hot.tryAcquire("tenant:7").allowed()).isTrue();
