@@ -44,7 +44,7 @@ class LeasingMetersTest {
             window: 1s
       """;
 
-  private final ManualClock clock = ManualClock.at(1_700_000_400_000L); // a pane's start
+  private final ManualClock clock = ManualClock.at(1_700_000_280_000L); // a 6-minute pane starts
   private Windowpane wp;
   private ServiceMetrics metrics;
   private Service service;
