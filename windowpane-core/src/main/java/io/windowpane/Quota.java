@@ -104,7 +104,7 @@ public final class Quota {
   /**
    * This quota with hot-key leasing on (see {@link Leasing} and docs/leasing.md): a limiter over
    * it takes slices of a key's budget from its engine and answers from them on this node. The
-   * engine must lease (Redis and the local engine do; etcd and a failover chain do not yet): on
+   * engine must lease (Redis, etcd and the local engine do; a failover chain does not): on
    * one that cannot, the limiter logs it once and decides every request on the engine. Off by
    * default.
    */
