@@ -1,6 +1,7 @@
 package io.windowpane;
 
 import io.windowpane.internal.Checks;
+import io.windowpane.internal.buffering.Buffered;
 import io.windowpane.spi.CounterStore;
 import java.util.List;
 import java.util.Optional;
@@ -22,11 +23,39 @@ public final class WindowCounter {
   private final String name;
   private final WindowSpec spec;
   private final CounterStore store;
+  private final Buffering buffering; // null when not buffering
 
   WindowCounter(String name, WindowSpec spec, CounterStore store) {
+    this(name, spec, store, null);
+  }
+
+  WindowCounter(String name, WindowSpec spec, CounterStore store, Buffering buffering) {
     this.name = name;
     this.spec = spec;
     this.store = store;
+    this.buffering = buffering;
+  }
+
+  /**
+   * Sends this node's buffered events to the engine now and waits until those calls, and the
+   * flushes already in flight, have answered (each bounded by the engine's timeout); a call that
+   * fails loses its events, counted in {@link BufferStats#lostEvents()}, and does not throw. For
+   * tests and shutdown hooks; nothing to do when not buffering.
+   */
+  public void flush() {
+    if (store instanceof Buffered) {
+      ((Buffered) store).flush();
+    }
+  }
+
+  /** The buffering's counters since this window was made; empty when not buffering. */
+  public Optional<BufferStats> bufferStats() {
+    return store instanceof Buffered ? Optional.of(((Buffered) store).stats()) : Optional.empty();
+  }
+
+  /** The buffering asked for when this window was made; empty when not buffering. */
+  public Optional<Buffering> buffering() {
+    return Optional.ofNullable(buffering);
   }
 
   /** Records one event now; returns the window count including it. */

@@ -1,6 +1,7 @@
 package io.windowpane;
 
 import io.windowpane.internal.Checks;
+import io.windowpane.internal.buffering.Buffered;
 import io.windowpane.spi.StatsStore;
 import java.util.List;
 import java.util.Optional;
@@ -30,11 +31,39 @@ public final class WindowStats {
   private final String name;
   private final StatsSpec spec;
   private final StatsStore store;
+  private final Buffering buffering; // null when not buffering
 
   WindowStats(String name, StatsSpec spec, StatsStore store) {
+    this(name, spec, store, null);
+  }
+
+  WindowStats(String name, StatsSpec spec, StatsStore store, Buffering buffering) {
     this.name = name;
     this.spec = spec;
     this.store = store;
+    this.buffering = buffering;
+  }
+
+  /**
+   * Sends this node's buffered values to the engine now and waits until those calls, and the
+   * flushes already in flight, have answered (each bounded by the engine's timeout); a call that
+   * fails loses its values, counted in {@link BufferStats#lostEvents()}, and does not throw. For
+   * tests and shutdown hooks; nothing to do when not buffering.
+   */
+  public void flush() {
+    if (store instanceof Buffered) {
+      ((Buffered) store).flush();
+    }
+  }
+
+  /** The buffering's counters since this window was made; empty when not buffering. */
+  public Optional<BufferStats> bufferStats() {
+    return store instanceof Buffered ? Optional.of(((Buffered) store).stats()) : Optional.empty();
+  }
+
+  /** The buffering asked for when this window was made; empty when not buffering. */
+  public Optional<Buffering> buffering() {
+    return Optional.ofNullable(buffering);
   }
 
   /** Records one value now. */

@@ -2,6 +2,10 @@ package io.windowpane;
 
 import io.windowpane.internal.AllOrNothing;
 import io.windowpane.internal.Checks;
+import io.windowpane.internal.buffering.Buffered;
+import io.windowpane.internal.buffering.BufferingCounterStore;
+import io.windowpane.internal.buffering.BufferingStatsStore;
+import io.windowpane.internal.buffering.Flusher;
 import io.windowpane.internal.leasing.LeasingLimiterStore;
 import io.windowpane.internal.leasing.Sweeper;
 import io.windowpane.internal.lock.LockScheduler;
@@ -47,6 +51,8 @@ public final class Windowpane implements AutoCloseable {
   private volatile LockScheduler lockScheduler; // started by the first lock
   private Sweeper sweeper; // started by the first leasing limiter; guarded by leasing
   private final java.util.List<LeasingLimiterStore> leasing = new java.util.ArrayList<>();
+  private Flusher flusher; // started by the first buffering window; guarded by buffered
+  private final List<Buffered> buffered = new ArrayList<>();
 
   private Windowpane(Engine engine) {
     this.engine = engine;
@@ -69,8 +75,23 @@ public final class Windowpane implements AutoCloseable {
 
   /** A sliding-window counter named {@code name}. */
   public WindowCounter counter(String name, WindowSpec spec) {
-    return named("counter", name, "spec", spec, WindowCounter::spec,
-        () -> new WindowCounter(name, spec, engine.counterStore(name, spec)));
+    return sameBuffering(named("counter", name, "spec", spec, WindowCounter::spec,
+        () -> new WindowCounter(name, spec, engine.counterStore(name, spec))),
+        name, null, WindowCounter::buffering);
+  }
+
+  /**
+   * A sliding-window counter named {@code name} that buffers this node's events per key and
+   * sends them in batches, answering from the engine's last count while it is at most
+   * {@link Buffering#maxStaleness()} old (docs/leasing.md, "Counters and statistics:
+   * buffering"). The same name with another buffering, or none, is refused.
+   */
+  public WindowCounter counter(String name, WindowSpec spec, Buffering buffering) {
+    Checks.notNull("buffering", buffering);
+    return sameBuffering(named("counter", name, "spec", spec, WindowCounter::spec,
+        () -> new WindowCounter(name, spec, buffered(
+            f -> new BufferingCounterStore(name, engine.counterStore(name, spec), buffering,
+                f)), buffering)), name, buffering, WindowCounter::buffering);
   }
 
   /**
@@ -185,8 +206,47 @@ public final class Windowpane implements AutoCloseable {
 
   /** A statistics window named {@code name}: count, sum, mean, min, max, quantiles. */
   public WindowStats stats(String name, StatsSpec spec) {
-    return named("statistics window", name, "spec", spec, WindowStats::spec,
-        () -> new WindowStats(name, spec, engine.statsStore(name, spec)));
+    return sameBuffering(named("statistics window", name, "spec", spec, WindowStats::spec,
+        () -> new WindowStats(name, spec, engine.statsStore(name, spec))),
+        name, null, WindowStats::buffering);
+  }
+
+  /**
+   * A statistics window named {@code name} that buffers this node's values per key and sends
+   * them in batches; a summary first sends this node's values for the key (docs/leasing.md,
+   * "Counters and statistics: buffering"). The same name with another buffering, or none, is
+   * refused.
+   */
+  public WindowStats stats(String name, StatsSpec spec, Buffering buffering) {
+    Checks.notNull("buffering", buffering);
+    return sameBuffering(named("statistics window", name, "spec", spec, WindowStats::spec,
+        () -> new WindowStats(name, spec, buffered(
+            f -> new BufferingStatsStore(name, engine.statsStore(name, spec), buffering, f)),
+            buffering)), name, buffering, WindowStats::buffering);
+  }
+
+  /** Makes a buffering store on this {@code Windowpane}'s flusher and keeps it for close. */
+  private <S extends Buffered> S buffered(Function<Flusher, S> make) {
+    synchronized (buffered) {
+      if (flusher == null) {
+        flusher = new Flusher();
+      }
+      S store = make.apply(flusher);
+      buffered.add(store);
+      return store;
+    }
+  }
+
+  /** Refuses {@code made} when it was made with another buffering than {@code wanted}. */
+  private static <T> T sameBuffering(T made, String name, Buffering wanted,
+      Function<T, Optional<Buffering>> bufferingOf) {
+    Optional<Buffering> existing = bufferingOf.apply(made);
+    if (!existing.equals(Optional.ofNullable(wanted))) {
+      throw new IllegalArgumentException("name '" + name + "' already names a window with "
+          + existing.map(Object::toString).orElse("no buffering") + ", not "
+          + (wanted == null ? "no buffering" : wanted));
+    }
+    return made;
   }
 
   /**
@@ -260,11 +320,25 @@ public final class Windowpane implements AutoCloseable {
 
   /**
    * Closes the engine and stops renewing held leases (they expire by their ttl; release them
-   * first to free them at once). Leasing limiters first return their unspent slices (waiting
+   * first to free them at once). Buffering counters and statistics windows first send their
+   * pending events (each call bounded by the engine's timeout). Leasing limiters first return their unspent slices (waiting
    * at most 1 s for the engine).
    */
   @Override
   public void close() {
+    synchronized (buffered) {
+      try {
+        for (Buffered b : buffered) {
+          b.close();
+        }
+      } finally {
+        buffered.clear();
+        if (flusher != null) {
+          flusher.close();
+          flusher = null;
+        }
+      }
+    }
     synchronized (leasing) {
       for (LeasingLimiterStore l : leasing) {
         l.close();

@@ -1,0 +1,283 @@
+package io.windowpane.internal.buffering;
+
+import io.windowpane.BufferStats;
+import io.windowpane.Buffering;
+import io.windowpane.MillisClock;
+import io.windowpane.Summary;
+import io.windowpane.TopKey;
+import io.windowpane.spi.StatsStore;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
+import java.util.concurrent.ScheduledFuture;
+import java.util.function.Function;
+
+/**
+ * A statistics window's store that buffers this node's values per key and sends them in
+ * batches (see docs/leasing.md, "Counters and statistics: buffering"). S is the staleness bound.
+ *
+ * <p>Design: each key has a {@link Pending} buffer guarded by its own monitor: the values
+ * recorded here and not yet sent, and the calls sent for the key and not yet answered. A record
+ * appends (no I/O); reaching {@link Buffering#maxPending()} values starts a {@code recordAsync}
+ * of the buffer at once; the {@link Flusher} sends every key's buffer every S/2. Sends are
+ * started under the key's monitor, so a summary that takes the monitor sees every value of this
+ * node either still pending (it sends them) or in a call it then waits for: read-your-writes on
+ * one node. A batch goes out in calls of at most {@value #MAX_CALL} values (the engine's batch
+ * limit); a call that fails loses its values (counted), never resent. Keys idle for S with
+ * nothing pending or in flight are dropped (marked dead under the monitor first).
+ */
+public final class BufferingStatsStore implements StatsStore, Buffered {
+
+  /** Most values in one engine call. */
+  static final int MAX_CALL = Buffering.MAX_PENDING;
+
+  private final String name;
+  private final StatsStore engine;
+  private final long staleness;
+  private final int maxPending;
+  private final MillisClock clock;
+  private final ConcurrentMap<String, Pending> keys = new ConcurrentHashMap<>();
+  private final Set<CompletableFuture<?>> flushing = ConcurrentHashMap.newKeySet();
+  private final BufferCounters counters = new BufferCounters();
+  private final ScheduledFuture<?> task;
+
+  /**
+   * A store over {@code engine}; {@code flusher} null means no periodic flush (tests call
+   * {@link #flushRound()} and {@link #flush()} themselves).
+   */
+  public BufferingStatsStore(String name, StatsStore engine, Buffering buffering,
+      Flusher flusher) {
+    this.name = name;
+    this.engine = engine;
+    this.staleness = buffering.maxStalenessMillis();
+    this.maxPending = buffering.maxPending();
+    this.clock = buffering.clock();
+    this.task = flusher == null ? null
+        : flusher.every(Math.max(1, staleness / 2), this::flushRound);
+  }
+
+  /** One key's buffer; every field guarded by its monitor. */
+  private static final class Pending {
+    final String key;
+    double[] values = new double[16];
+    int size;
+    final List<CompletableFuture<?>> inFlight = new ArrayList<>(2);
+    long lastUsed;
+    boolean dead;
+
+    Pending(String key) {
+      this.key = key;
+    }
+
+    void append(double[] more) {
+      if (size + more.length > values.length) {
+        values = Arrays.copyOf(values, Math.max(values.length * 2, size + more.length));
+      }
+      System.arraycopy(more, 0, values, size, more.length);
+      size += more.length;
+    }
+  }
+
+  private <T> T withKey(String key, Function<Pending, T> f) {
+    while (true) {
+      Pending p = keys.computeIfAbsent(key, Pending::new);
+      synchronized (p) {
+        if (!p.dead) {
+          return f.apply(p);
+        }
+      }
+    }
+  }
+
+  /** Sends {@code p}'s values; the caller holds {@code p}'s monitor. */
+  private void sendLocked(Pending p, List<CompletableFuture<?>> started) {
+    for (int from = 0; from < p.size; from += MAX_CALL) {
+      double[] batch = Arrays.copyOfRange(p.values, from, Math.min(p.size, from + MAX_CALL));
+      CompletableFuture<Void> f;
+      try {
+        f = engine.recordAsync(p.key, batch).toCompletableFuture();
+      } catch (RuntimeException e) {
+        f = CompletableFuture.failedFuture(e);
+      }
+      p.inFlight.add(f);
+      flushing.add(f);
+      CompletableFuture<Void> call = f;
+      f.whenComplete((x, e) -> {
+        if (e != null) {
+          counters.failed(name, p.key, batch.length, BufferingCounterStore.unwrap(e));
+        } else {
+          counters.flushed(batch.length);
+        }
+        synchronized (p) {
+          p.inFlight.remove(call);
+        }
+        flushing.remove(call);
+      });
+      if (started != null) {
+        started.add(f);
+      }
+    }
+    p.size = 0;
+    if (p.values.length > 64) {
+      p.values = new double[16]; // a burst's buffer is not kept
+    }
+  }
+
+  @Override
+  public void record(String key, double[] values) {
+    long now = clock.millis();
+    withKey(key, p -> {
+      p.lastUsed = now;
+      p.append(values);
+      counters.local.increment();
+      if (p.size >= maxPending) {
+        sendLocked(p, null);
+      }
+      return null;
+    });
+  }
+
+  @Override
+  public CompletionStage<Void> recordAsync(String key, double[] values) {
+    record(key, values);
+    return CompletableFuture.completedFuture(null);
+  }
+
+  /** Sends {@code key}'s pending values; returns every call for the key still in flight. */
+  private List<CompletableFuture<?>> flushKey(String key) {
+    Pending p = keys.get(key);
+    if (p == null) {
+      return List.of();
+    }
+    synchronized (p) {
+      if (p.size > 0) {
+        sendLocked(p, null);
+      }
+      return new ArrayList<>(p.inFlight);
+    }
+  }
+
+  @Override
+  public Summary summary(String key) {
+    Buffered.awaitAll(flushKey(key));
+    counters.engine.increment();
+    return engine.summary(key);
+  }
+
+  @Override
+  public CompletionStage<Summary> summaryAsync(String key) {
+    List<CompletableFuture<?>> wait = flushKey(key);
+    counters.engine.increment();
+    return settled(wait).thenCompose(x -> engine.summaryAsync(key));
+  }
+
+  @Override
+  public List<Summary> summaryAll(List<String> keys) {
+    List<CompletableFuture<?>> wait = new ArrayList<>();
+    for (String key : keys) {
+      wait.addAll(flushKey(key));
+    }
+    Buffered.awaitAll(wait);
+    counters.engine.increment();
+    return engine.summaryAll(keys);
+  }
+
+  @Override
+  public CompletionStage<List<Summary>> summaryAllAsync(List<String> keys) {
+    List<CompletableFuture<?>> wait = new ArrayList<>();
+    for (String key : keys) {
+      wait.addAll(flushKey(key));
+    }
+    counters.engine.increment();
+    return settled(wait).thenCompose(x -> engine.summaryAllAsync(keys));
+  }
+
+  /** Completes when every stage has, failed or not (failures were counted). */
+  private static CompletableFuture<Void> settled(List<CompletableFuture<?>> stages) {
+    return CompletableFuture.allOf(stages.stream()
+        .map(f -> f.handle((x, e) -> null)).toArray(CompletableFuture<?>[]::new));
+  }
+
+  @Override
+  public boolean holdsState(String key) {
+    Pending p = keys.get(key);
+    if (p != null) {
+      synchronized (p) {
+        if (p.size > 0 || !p.inFlight.isEmpty()) {
+          return true;
+        }
+      }
+    }
+    return engine.holdsState(key);
+  }
+
+  @Override
+  public void cleanUp() {
+    engine.cleanUp();
+  }
+
+  @Override
+  public Optional<List<TopKey>> topKeys(int n) {
+    return engine.topKeys(n);
+  }
+
+  @Override
+  public CompletionStage<Void> replayAsync(String key, double[] values, long atMillis,
+      String replayId) {
+    return engine.replayAsync(key, values, atMillis, replayId);
+  }
+
+  /**
+   * One round of the flusher: sends each key's pending values and drops keys idle for S with
+   * nothing pending or in flight. Returns the calls it started.
+   */
+  public List<CompletableFuture<?>> flushRound() {
+    long now = clock.millis();
+    List<CompletableFuture<?>> started = new ArrayList<>();
+    for (Pending p : keys.values()) {
+      synchronized (p) {
+        if (p.dead) {
+          continue;
+        }
+        if (p.size > 0) {
+          sendLocked(p, started);
+        } else if (p.inFlight.isEmpty() && now - p.lastUsed > staleness) {
+          p.dead = true;
+          keys.remove(p.key, p);
+        }
+      }
+    }
+    return started;
+  }
+
+  @Override
+  public void flush() {
+    List<CompletableFuture<?>> wait = new ArrayList<>(flushRound());
+    wait.addAll(flushing);
+    Buffered.awaitAll(wait);
+  }
+
+  @Override
+  public BufferStats stats() {
+    return counters.snapshot();
+  }
+
+  /** Keys this node holds a buffer for (tests: bounded memory). */
+  public int keys() {
+    return keys.size();
+  }
+
+  @Override
+  public void close() {
+    if (task != null) {
+      task.cancel(false);
+    }
+    flush();
+  }
+}

@@ -1,0 +1,137 @@
+package io.windowpane.internal.buffering;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.windowpane.Buffering;
+import io.windowpane.ManualClock;
+import io.windowpane.Quota;
+import io.windowpane.StatsSpec;
+import io.windowpane.WindowCounter;
+import io.windowpane.WindowSpec;
+import io.windowpane.WindowStats;
+import io.windowpane.Windowpane;
+import io.windowpane.spi.CounterStore;
+import io.windowpane.spi.Engine;
+import io.windowpane.spi.LimiterStore;
+import io.windowpane.spi.StatsStore;
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Buffering through the public API: bad options are refused naming the argument and change
+ * nothing, names keep their buffering, unbuffered windows report none, {@code flush()} sends
+ * and {@code close()} flushes first.
+ */
+class BufferingWindowpaneTest {
+
+  private static final long T0 = 1_700_000_000_000L;
+  private static final WindowSpec HOUR = WindowSpec.panes(Duration.ofHours(1), 60);
+  private static final StatsSpec MINUTE = StatsSpec.exact(Duration.ofMinutes(1));
+
+  private final ManualClock clock = ManualClock.at(T0);
+  private final Engine engine = Windowpane.localBuilder().clock(clock).buildEngine();
+  private final Buffering buffering = Buffering.of(Duration.ofMinutes(1)).clock(clock);
+  private final CounterStore counts = engine.counterStore("c", HOUR);
+  private final StatsStore values = engine.statsStore("s", MINUTE);
+
+  /**
+   * The engine, with close left to the test (so it can read what a closed Windowpane sent); the
+   * windows "c" and "s" are {@link #counts} and {@link #values}.
+   */
+  private Engine unclosed() {
+    return new Engine() {
+      @Override
+      public String name() {
+        return engine.name();
+      }
+
+      @Override
+      public CounterStore counterStore(String name, WindowSpec spec) {
+        return name.equals("c") ? counts : engine.counterStore(name, spec);
+      }
+
+      @Override
+      public LimiterStore limiterStore(String name, Quota quota) {
+        return engine.limiterStore(name, quota);
+      }
+
+      @Override
+      public StatsStore statsStore(String name, StatsSpec spec) {
+        return name.equals("s") ? values : engine.statsStore(name, spec);
+      }
+
+      @Override
+      public void close() {}
+    };
+  }
+
+  @Test
+  void badOptions_areRefusedNamingTheArgument() {
+    assertThatThrownBy(() -> Buffering.of(Duration.ZERO))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("maxStaleness must be in [1 ms, 60000 ms], was PT0S");
+    assertThatThrownBy(() -> Buffering.of(Duration.ofMinutes(2)))
+        .hasMessageContaining("maxStaleness must be in [1 ms, 60000 ms]");
+    assertThatThrownBy(() -> Buffering.of(null)).hasMessage("maxStaleness must not be null");
+    assertThatThrownBy(() -> buffering.maxPending(0))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("values must be in [1, 10000], was 0");
+    assertThatThrownBy(() -> buffering.maxPending(10_001))
+        .hasMessage("values must be in [1, 10000], was 10001");
+    assertThatThrownBy(() -> buffering.clock(null)).hasMessage("clock must not be null");
+    assertThat(buffering.maxPending()).isEqualTo(Buffering.MAX_PENDING); // unchanged
+    assertThat(buffering.maxStalenessMillis()).isEqualTo(60_000);
+    assertThat(buffering.maxPending(5)).isEqualTo(buffering.maxPending(5))
+        .isNotEqualTo(buffering).hasToString("Buffering(staleness 60000 ms, pending <= 5)");
+  }
+
+  @Test
+  void names_keepTheirBuffering_andUnbufferedWindowsReportNone() {
+    try (Windowpane wp = Windowpane.using(unclosed())) {
+      assertThatThrownBy(() -> wp.counter("c", HOUR, null))
+          .isInstanceOf(IllegalArgumentException.class)
+          .hasMessage("buffering must not be null");
+      WindowCounter c = wp.counter("c", HOUR, buffering);
+      assertThat(wp.counter("c", HOUR, buffering)).isSameAs(c);
+      assertThatThrownBy(() -> wp.counter("c", HOUR))
+          .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("no buffering");
+      assertThatThrownBy(() -> wp.counter("c", HOUR, buffering.maxPending(1)))
+          .isInstanceOf(IllegalArgumentException.class);
+      WindowCounter plain = wp.counter("plain", HOUR);
+      assertThat(plain.bufferStats()).isEmpty();
+      assertThat(plain.buffering()).isEmpty();
+      plain.flush(); // nothing to do
+      assertThatThrownBy(() -> wp.counter("plain", HOUR, buffering))
+          .isInstanceOf(IllegalArgumentException.class);
+      assertThat(c.buffering()).contains(buffering);
+      assertThat(c.bufferStats()).isPresent();
+      WindowStats s = wp.stats("s", MINUTE, buffering);
+      assertThatThrownBy(() -> wp.stats("s", MINUTE))
+          .isInstanceOf(IllegalArgumentException.class);
+      assertThat(s.bufferStats()).isPresent();
+      assertThat(wp.stats("plainStats", MINUTE).bufferStats()).isEmpty();
+    }
+  }
+
+  @Test
+  void flush_sends_andCloseFlushesFirst() {
+    Windowpane wp = Windowpane.using(unclosed());
+    WindowCounter c = wp.counter("c", HOUR, buffering);
+    WindowStats s = wp.stats("s", MINUTE, buffering);
+    c.add("k");
+    c.record("k", 4);
+    s.record("k", 2.0);
+    assertThat(counts.count("k")).isEqualTo(1);
+    c.flush();
+    s.flush();
+    assertThat(counts.count("k")).isEqualTo(5);
+    assertThat(values.summary("k").count()).isEqualTo(1);
+    c.record("k", 10);
+    s.recordAll("k", 1.0, 3.0);
+    wp.close();
+    assertThat(counts.count("k")).isEqualTo(15);
+    assertThat(values.summary("k").count()).isEqualTo(3);
+    engine.close();
+  }
+}
