@@ -115,6 +115,25 @@ class BufferingWindowpaneTest {
   }
 
   @Test
+  void theFlusherThread_sendsPendingEventsWithinItsPeriod() {
+    // the one test on real time: the flusher thread runs every S/2 = 10 ms of this JVM's clock;
+    // the loop only waits for its effect, bounded at 10 s (normally done within a few rounds)
+    try (Windowpane wp = Windowpane.using(unclosed())) {
+      WindowCounter c = wp.counter("c", HOUR, Buffering.of(Duration.ofMillis(20)));
+      WindowStats s = wp.stats("s", MINUTE, Buffering.of(Duration.ofMillis(20)));
+      c.record("k", 7);
+      s.record("k", 1.0);
+      long deadline = System.nanoTime() + 10_000_000_000L;
+      while ((counts.count("k") < 7 || values.summary("k").count() < 1)
+          && System.nanoTime() < deadline) {
+        Thread.onSpinWait();
+      }
+      assertThat(counts.count("k")).isEqualTo(7);
+      assertThat(values.summary("k").count()).isEqualTo(1);
+    }
+  }
+
+  @Test
   void flush_sends_andCloseFlushesFirst() {
     Windowpane wp = Windowpane.using(unclosed());
     WindowCounter c = wp.counter("c", HOUR, buffering);
