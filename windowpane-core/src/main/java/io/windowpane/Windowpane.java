@@ -2,12 +2,11 @@ package io.windowpane;
 
 import io.windowpane.internal.AllOrNothing;
 import io.windowpane.internal.Checks;
+import io.windowpane.internal.Periodic;
 import io.windowpane.internal.buffering.Buffered;
 import io.windowpane.internal.buffering.BufferingCounterStore;
 import io.windowpane.internal.buffering.BufferingStatsStore;
-import io.windowpane.internal.buffering.Flusher;
 import io.windowpane.internal.leasing.LeasingLimiterStore;
-import io.windowpane.internal.leasing.Sweeper;
 import io.windowpane.internal.lock.LockScheduler;
 import io.windowpane.internal.local.LocalEngine;
 import io.windowpane.spi.Engine;
@@ -49,9 +48,9 @@ public final class Windowpane implements AutoCloseable {
   private final Engine engine;
   private final ConcurrentMap<String, Object> byName = new ConcurrentHashMap<>();
   private volatile LockScheduler lockScheduler; // started by the first lock
-  private Sweeper sweeper; // started by the first leasing limiter; guarded by leasing
+  private Periodic sweeper; // started by the first leasing limiter; guarded by leasing
   private final java.util.List<LeasingLimiterStore> leasing = new java.util.ArrayList<>();
-  private Flusher flusher; // started by the first buffering window; guarded by buffered
+  private Periodic flusher; // started by the first buffering window; guarded by buffered
   private final List<Buffered> buffered = new ArrayList<>();
 
   private Windowpane(Engine engine) {
@@ -111,7 +110,7 @@ public final class Windowpane implements AutoCloseable {
     }
     synchronized (leasing) {
       if (sweeper == null) {
-        sweeper = new Sweeper();
+        sweeper = new Periodic("windowpane-leasing");
       }
       LeasingLimiterStore leased = new LeasingLimiterStore(name, quota, store, sweeper);
       leasing.add(leased);
@@ -226,10 +225,10 @@ public final class Windowpane implements AutoCloseable {
   }
 
   /** Makes a buffering store on this {@code Windowpane}'s flusher and keeps it for close. */
-  private <S extends Buffered> S buffered(Function<Flusher, S> make) {
+  private <S extends Buffered> S buffered(Function<Periodic, S> make) {
     synchronized (buffered) {
       if (flusher == null) {
-        flusher = new Flusher();
+        flusher = new Periodic("windowpane-buffering");
       }
       S store = make.apply(flusher);
       buffered.add(store);

@@ -34,7 +34,7 @@ import java.util.function.Function;
  * {@code count + pending + the events of calls sent after the answered one} with no I/O.
  * Otherwise the call goes to the engine, carrying the pending events with it, and its answer
  * refreshes the view (concurrent refreshes are allowed; an older answer never replaces a newer
- * one). The {@link Flusher} sends every key's pending events every S/2 with {@code addAsync}, so
+ * one). The flusher ({@link io.windowpane.internal.Periodic}) sends every key's pending events every S/2 with {@code addAsync}, so
  * a hot key's view is refreshed before it goes stale, and drops keys with nothing pending or in
  * flight that were not used for S (bounded memory; a dropped view is marked dead under its
  * monitor, so no event is added to it afterwards).
@@ -57,7 +57,7 @@ public final class BufferingCounterStore implements CounterStore, Buffered {
    * {@link #flushRound()} and {@link #flush()} themselves).
    */
   public BufferingCounterStore(String name, CounterStore engine, Buffering buffering,
-      Flusher flusher) {
+      io.windowpane.internal.Periodic flusher) {
     this.name = name;
     this.engine = engine;
     this.staleness = buffering.maxStalenessMillis();

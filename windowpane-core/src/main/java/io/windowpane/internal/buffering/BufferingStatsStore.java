@@ -25,7 +25,7 @@ import java.util.function.Function;
  * <p>Design: each key has a {@link Pending} buffer guarded by its own monitor: the values
  * recorded here and not yet sent, and the calls sent for the key and not yet answered. A record
  * appends (no I/O); reaching {@link Buffering#maxPending()} values starts a {@code recordAsync}
- * of the buffer at once; the {@link Flusher} sends every key's buffer every S/2. Sends are
+ * of the buffer at once; the flusher ({@link io.windowpane.internal.Periodic}) sends every key's buffer every S/2. Sends are
  * started under the key's monitor, so a summary that takes the monitor sees every value of this
  * node either still pending (it sends them) or in a call it then waits for: read-your-writes on
  * one node. A batch goes out in calls of at most {@value #MAX_CALL} values (the engine's batch
@@ -52,7 +52,7 @@ public final class BufferingStatsStore implements StatsStore, Buffered {
    * {@link #flushRound()} and {@link #flush()} themselves).
    */
   public BufferingStatsStore(String name, StatsStore engine, Buffering buffering,
-      Flusher flusher) {
+      io.windowpane.internal.Periodic flusher) {
     this.name = name;
     this.engine = engine;
     this.staleness = buffering.maxStalenessMillis();

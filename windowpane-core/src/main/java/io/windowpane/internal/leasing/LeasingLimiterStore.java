@@ -105,7 +105,7 @@ public final class LeasingLimiterStore implements LimiterStore, AutoCloseable {
    * Leasing over {@code store}, the engine's store for {@code quota} (whose leasing options
    * apply); {@code sweeper} runs this store's sweeps, null for none ({@link #cleanUp} sweeps).
    */
-  public LeasingLimiterStore(String name, Quota quota, LimiterStore store, Sweeper sweeper) {
+  public LeasingLimiterStore(String name, Quota quota, LimiterStore store, io.windowpane.internal.Periodic sweeper) {
     Leasing leasing = quota.leasing().orElseThrow();
     this.name = name;
     this.quota = quota;
