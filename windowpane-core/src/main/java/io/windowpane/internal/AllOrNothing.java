@@ -13,7 +13,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
-import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ThreadLocalRandom;
 
 /*
@@ -107,7 +106,7 @@ public final class AllOrNothing {
         .thenComparing(s -> s.first.key()));
     if (slots.length == 1) {
       Slot only = slots[0];
-      return call(() -> only.first.store().tryAcquireAsync(only.first.key(), only.permits))
+      return Stages.call(() -> only.first.store().tryAcquireAsync(only.first.key(), only.permits))
           .thenApply(d -> {
             only.decision = d;
             return Optional.of(outcome(slots, requests.size(), d.allowed() ? -1 : 0, d));
@@ -130,7 +129,7 @@ public final class AllOrNothing {
           Optional.of(outcome(slots, size, -1, Decision.allowed(smallest))));
     }
     Slot slot = slots[i];
-    return call(() -> slot.first.store().leaseAsync(slot.first.key(), slot.permits, slot.permits))
+    return Stages.call(() -> slot.first.store().leaseAsync(slot.first.key(), slot.permits, slot.permits))
         .handle((granted, failure) -> {
           if (failure != null) {
             return release(slots, i, group).thenCompose(v -> CompletableFuture
@@ -168,7 +167,7 @@ public final class AllOrNothing {
       Slot s = slots[j];
       Grant g = s.grant;
       String id = group + ":" + j;
-      pending[j] = call(() -> s.first.store().releaseAsync(s.first.key(), g.permits(),
+      pending[j] = Stages.call(() -> s.first.store().releaseAsync(s.first.key(), g.permits(),
           g.atMillis(), id))
           .handle((v, failure) -> {
             if (failure != null) {
@@ -210,15 +209,6 @@ public final class AllOrNothing {
       }
     }
     return new Outcome(group, denied < 0 ? -1 : slots[denied].indexes.get(0), decisions);
-  }
-
-  private static <T> CompletableFuture<T> call(
-      java.util.function.Supplier<CompletionStage<T>> call) {
-    try {
-      return call.get().toCompletableFuture();
-    } catch (RuntimeException e) {
-      return CompletableFuture.failedFuture(e);
-    }
   }
 
   private static Throwable unwrap(Throwable t) {

@@ -1,21 +1,18 @@
 package io.windowpane.internal.buffering;
 
-import io.windowpane.BufferStats;
 import io.windowpane.Buffering;
-import io.windowpane.MillisClock;
 import io.windowpane.TopKey;
+import io.windowpane.internal.Stages;
 import io.windowpane.spi.CounterStore;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
-import java.util.concurrent.ScheduledFuture;
 import java.util.function.Function;
 
 /**
@@ -39,18 +36,12 @@ import java.util.function.Function;
  * flight that were not used for S (bounded memory; a dropped view is marked dead under its
  * monitor, so no event is added to it afterwards).
  */
-public final class BufferingCounterStore implements CounterStore, Buffered {
+public final class BufferingCounterStore extends Buffered implements CounterStore {
 
   private static final long STALE = Long.MIN_VALUE;
 
-  private final String name;
   private final CounterStore engine;
-  private final long staleness;
-  private final MillisClock clock;
   private final ConcurrentMap<String, View> views = new ConcurrentHashMap<>();
-  private final Set<CompletableFuture<?>> flushing = ConcurrentHashMap.newKeySet();
-  private final BufferCounters counters = new BufferCounters();
-  private final ScheduledFuture<?> task;
 
   /**
    * A store over {@code engine}; {@code flusher} null means no periodic flush (tests call
@@ -58,12 +49,9 @@ public final class BufferingCounterStore implements CounterStore, Buffered {
    */
   public BufferingCounterStore(String name, CounterStore engine, Buffering buffering,
       io.windowpane.internal.Periodic flusher) {
-    this.name = name;
+    super(name, buffering);
     this.engine = engine;
-    this.staleness = buffering.maxStalenessMillis();
-    this.clock = buffering.clock();
-    this.task = flusher == null ? null
-        : flusher.every(Math.max(1, staleness / 2), this::flushRound);
+    start(flusher);
   }
 
   /** One key's state; every field guarded by the view's monitor. */
@@ -197,7 +185,7 @@ public final class BufferingCounterStore implements CounterStore, Buffered {
     if (step.local) {
       return CompletableFuture.completedFuture(step.answer);
     }
-    return call(() -> engine.addAsync(key, step.send.events)).handle((c, e) -> {
+    return Stages.call(() -> engine.addAsync(key, step.send.events)).handle((c, e) -> {
       if (e != null) {
         Throwable cause = unwrap(e);
         failed(step.send, n, cause);
@@ -265,7 +253,7 @@ public final class BufferingCounterStore implements CounterStore, Buffered {
     if (step.local) {
       return CompletableFuture.completedFuture(step.answer);
     }
-    return call(() -> engine.countAsync(key)).thenApply(c -> counted(step, c));
+    return Stages.call(() -> engine.countAsync(key)).thenApply(c -> counted(step, c));
   }
 
   @Override
@@ -342,6 +330,7 @@ public final class BufferingCounterStore implements CounterStore, Buffered {
    * refreshes the view) and drops keys idle for S with nothing pending or in flight. Returns
    * the calls it started.
    */
+  @Override
   public List<CompletableFuture<?>> flushRound() {
     long now = clock.millis();
     List<CompletableFuture<?>> started = new ArrayList<>();
@@ -366,7 +355,7 @@ public final class BufferingCounterStore implements CounterStore, Buffered {
   }
 
   private CompletableFuture<?> sendAsync(Send send) {
-    CompletableFuture<Long> f = call(() -> engine.addAsync(send.view.key, send.events));
+    CompletableFuture<Long> f = Stages.call(() -> engine.addAsync(send.view.key, send.events));
     flushing.add(f);
     f.whenComplete((c, e) -> {
       if (e != null) {
@@ -379,39 +368,11 @@ public final class BufferingCounterStore implements CounterStore, Buffered {
     return f;
   }
 
-  @Override
-  public void flush() {
-    List<CompletableFuture<?>> wait = new ArrayList<>(flushRound());
-    wait.addAll(flushing);
-    Buffered.awaitAll(wait);
-  }
-
-  @Override
-  public BufferStats stats() {
-    return counters.snapshot();
-  }
-
   /** Keys this node holds a view for (tests: bounded memory). */
   public int keys() {
     return views.size();
   }
 
-  @Override
-  public void close() {
-    if (task != null) {
-      task.cancel(false);
-    }
-    flush();
-  }
-
-  private static <T> CompletableFuture<T> call(
-      java.util.function.Supplier<CompletionStage<T>> call) {
-    try {
-      return call.get().toCompletableFuture();
-    } catch (RuntimeException e) {
-      return CompletableFuture.failedFuture(e);
-    }
-  }
 
   static Throwable unwrap(Throwable e) {
     while (e instanceof CompletionException && e.getCause() != null) {

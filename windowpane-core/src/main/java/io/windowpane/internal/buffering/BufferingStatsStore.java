@@ -1,21 +1,18 @@
 package io.windowpane.internal.buffering;
 
-import io.windowpane.BufferStats;
 import io.windowpane.Buffering;
-import io.windowpane.MillisClock;
 import io.windowpane.Summary;
 import io.windowpane.TopKey;
+import io.windowpane.internal.Stages;
 import io.windowpane.spi.StatsStore;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
-import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
-import java.util.concurrent.ScheduledFuture;
 import java.util.function.Function;
 
 /**
@@ -32,20 +29,14 @@ import java.util.function.Function;
  * limit); a call that fails loses its values (counted), never resent. Keys idle for S with
  * nothing pending or in flight are dropped (marked dead under the monitor first).
  */
-public final class BufferingStatsStore implements StatsStore, Buffered {
+public final class BufferingStatsStore extends Buffered implements StatsStore {
 
   /** Most values in one engine call. */
   static final int MAX_CALL = Buffering.MAX_PENDING;
 
-  private final String name;
   private final StatsStore engine;
-  private final long staleness;
   private final int maxPending;
-  private final MillisClock clock;
   private final ConcurrentMap<String, Pending> keys = new ConcurrentHashMap<>();
-  private final Set<CompletableFuture<?>> flushing = ConcurrentHashMap.newKeySet();
-  private final BufferCounters counters = new BufferCounters();
-  private final ScheduledFuture<?> task;
 
   /**
    * A store over {@code engine}; {@code flusher} null means no periodic flush (tests call
@@ -53,13 +44,10 @@ public final class BufferingStatsStore implements StatsStore, Buffered {
    */
   public BufferingStatsStore(String name, StatsStore engine, Buffering buffering,
       io.windowpane.internal.Periodic flusher) {
-    this.name = name;
+    super(name, buffering);
     this.engine = engine;
-    this.staleness = buffering.maxStalenessMillis();
     this.maxPending = buffering.maxPending();
-    this.clock = buffering.clock();
-    this.task = flusher == null ? null
-        : flusher.every(Math.max(1, staleness / 2), this::flushRound);
+    start(flusher);
   }
 
   /** One key's buffer; every field guarded by its monitor. */
@@ -99,12 +87,7 @@ public final class BufferingStatsStore implements StatsStore, Buffered {
   private void sendLocked(Pending p, List<CompletableFuture<?>> started) {
     for (int from = 0; from < p.size; from += MAX_CALL) {
       double[] batch = Arrays.copyOfRange(p.values, from, Math.min(p.size, from + MAX_CALL));
-      CompletableFuture<Void> f;
-      try {
-        f = engine.recordAsync(p.key, batch).toCompletableFuture();
-      } catch (RuntimeException e) {
-        f = CompletableFuture.failedFuture(e);
-      }
+      CompletableFuture<Void> f = Stages.call(() -> engine.recordAsync(p.key, batch));
       p.inFlight.add(f);
       flushing.add(f);
       CompletableFuture<Void> call = f;
@@ -237,6 +220,7 @@ public final class BufferingStatsStore implements StatsStore, Buffered {
    * One round of the flusher: sends each key's pending values and drops keys idle for S with
    * nothing pending or in flight. Returns the calls it started.
    */
+  @Override
   public List<CompletableFuture<?>> flushRound() {
     long now = clock.millis();
     List<CompletableFuture<?>> started = new ArrayList<>();
@@ -256,28 +240,8 @@ public final class BufferingStatsStore implements StatsStore, Buffered {
     return started;
   }
 
-  @Override
-  public void flush() {
-    List<CompletableFuture<?>> wait = new ArrayList<>(flushRound());
-    wait.addAll(flushing);
-    Buffered.awaitAll(wait);
-  }
-
-  @Override
-  public BufferStats stats() {
-    return counters.snapshot();
-  }
-
   /** Keys this node holds a buffer for (tests: bounded memory). */
   public int keys() {
     return keys.size();
-  }
-
-  @Override
-  public void close() {
-    if (task != null) {
-      task.cancel(false);
-    }
-    flush();
   }
 }

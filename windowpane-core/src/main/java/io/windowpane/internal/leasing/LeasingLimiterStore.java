@@ -7,6 +7,7 @@ import io.windowpane.MillisClock;
 import io.windowpane.Quota;
 import io.windowpane.TopKey;
 import io.windowpane.WindowpaneException;
+import io.windowpane.internal.Stages;
 import io.windowpane.spi.Grant;
 import io.windowpane.spi.LimiterStore;
 import java.util.ArrayList;
@@ -377,18 +378,13 @@ public final class LeasingLimiterStore implements LimiterStore, AutoCloseable {
   private CompletableFuture<Void> giveBack(String key, Slice s, long unspent) {
     counters.returns.increment();
     counters.returnedPermits.add(unspent);
-    CompletableFuture<Void> f;
-    try {
-      f = store.releaseAsync(key, unspent, s.atMillis, s.releaseId).toCompletableFuture();
-    } catch (RuntimeException x) {
-      f = CompletableFuture.failedFuture(x);
-    }
-    return f.handle((v, x) -> {
-      if (x != null) {
-        counters.failedReturns.increment();
-      }
-      return null;
-    });
+    return Stages.call(() -> store.releaseAsync(key, unspent, s.atMillis, s.releaseId))
+        .handle((v, x) -> {
+          if (x != null) {
+            counters.failedReturns.increment();
+          }
+          return null;
+        });
   }
 
   // ---- expiry -------------------------------------------------------------------------------

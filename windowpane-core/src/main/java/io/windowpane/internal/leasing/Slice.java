@@ -83,9 +83,4 @@ final class Slice {
   long left() {
     return left;
   }
-
-  /** Whether nothing fits it any more. */
-  boolean closed() {
-    return left == CLOSED;
-  }
 }
