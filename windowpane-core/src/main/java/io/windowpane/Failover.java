@@ -4,6 +4,8 @@ import io.windowpane.internal.Checks;
 import io.windowpane.internal.failover.Chain;
 import io.windowpane.internal.failover.FailoverSettings;
 import io.windowpane.spi.CounterStore;
+import io.windowpane.spi.DeferredEngine;
+import io.windowpane.spi.GroupRequest;
 import io.windowpane.spi.Engine;
 import io.windowpane.spi.LimiterStore;
 import io.windowpane.spi.LockStore;
@@ -65,6 +67,24 @@ import java.util.concurrent.CompletionStage;
  * <p><b>Last resort.</b> When no member answers a decision, {@link OnFailure} applies. Counters
  * and statistics then fail with a {@link WindowpaneException}.
  *
+ * <p><b>Starting during an outage.</b> A member given as a {@link DeferredEngine} (e.g.
+ * {@code RedisEngine.builder()...buildDeferred()}) that could not connect when the chain is built
+ * starts DOWN (signal {@link Signal#CONNECT}, logged once); it keeps connecting in the
+ * background and joins by the recovery rules above once it answers, with the replay of what
+ * its fallbacks took meanwhile.
+ *
+ * <p><b>Leases and groups.</b> {@link LimiterStore#lease} is answered by the member a decision
+ * would go to, and the {@link io.windowpane.spi.Grant} names it; its release goes to that member
+ * only, never to another, and is dropped (counted in {@link Stats#droppedReleases()}) while it
+ * is DOWN: the permits then stay counted there until they age out, which errs towards denying.
+ * Permits granted by a fallback are journaled and replayed like allowed acquires; an in-process
+ * fallback grants exactly the permits asked for (a slice saves no round trip there, and the
+ * journal then holds only what was taken). An all-or-nothing group
+ * ({@link Windowpane#tryAcquireAllOrNothing}) is decided on one member, never split across two:
+ * a member that fails during a group gives back what it granted (if it can) and the whole group
+ * is decided again by the next member. Hot-key leasing and all-or-nothing groups therefore keep
+ * working through a chain (docs/failover.md).
+ *
  * <p><b>Locks</b> are only ever taken on the first member, and fail (closed) with a
  * {@link WindowpaneException} while it is not UP: a fallback in another backend, or in process,
  * could grant the same lock to two nodes.
@@ -94,16 +114,22 @@ public final class Failover implements Engine {
     /** Writes were refused while reads answered. */
     WRITE_ERRORS,
     /** The call latency's p99 stayed above the threshold. */
-    LATENCY
+    LATENCY,
+    /** It could not connect when the chain was built (a {@link DeferredEngine}). */
+    CONNECT
   }
 
   /** One member's state, a snapshot. */
   public record MemberStatus(String engine, Health health, List<Signal> signals,
       long sinceMillis, boolean replays, long pendingReplay) {}
 
-  /** A snapshot of the chain's counters since it was built. */
+  /**
+   * A snapshot of the chain's counters since it was built. {@code droppedReleases} counts
+   * releases of leased permits not sent because the member that granted them was DOWN: those
+   * permits stay counted there until they leave its window.
+   */
   public record Stats(long trips, long recoveries, long replayedEvents, long droppedEvents,
-      long lostEvents, long journaledBatches) {}
+      long lostEvents, long journaledBatches, long droppedReleases) {}
 
   /** Told of every state change and replay; called on the chain's own thread, keep it short. */
   public interface Listener {
@@ -209,6 +235,13 @@ public final class Failover implements Engine {
     return chain.probe();
   }
 
+  /** Decides the group on one member: the first that takes writes (see the class comment). */
+  @Override
+  public CompletionStage<Optional<GroupDecision>> tryAcquireAllOrNothingAsync(
+      List<GroupRequest> requests) {
+    return chain.tryAcquireAllOrNothingAsync(requests);
+  }
+
   /** Whether the first member takes replays. */
   @Override
   public boolean replays() {
@@ -228,8 +261,25 @@ public final class Failover implements Engine {
 
   /** Options of a chain; every default is stated on its setter and in docs/failover.md. */
   public static final class Builder {
+    private static final FailoverSettings D = FailoverSettings.DEFAULTS;
+
     private final List<Engine> members;
-    private final FailoverSettings.Mutable s = new FailoverSettings.Mutable();
+    private long probeIntervalMillis = D.probeIntervalMillis();
+    private long probeTimeoutMillis = D.probeTimeoutMillis();
+    private int probeFailuresToTrip = D.probeFailuresToTrip();
+    private long callTimeoutMillis = D.callTimeoutMillis();
+    private int failuresToTrip = D.failuresToTrip();
+    private long latencyThresholdMillis = D.latencyThresholdMillis();
+    private long latencyWindowMillis = D.latencyWindowMillis();
+    private int slowWindowsToTrip = D.slowWindowsToTrip();
+    private int probesToRecover = D.probesToRecover();
+    private int probesToRecoverDouble = D.probesToRecoverDouble();
+    private double fleetShare = D.fleetShare();
+    private OnFailure onFailure = D.onFailure();
+    private long journalLimit = D.journalLimit();
+    private MillisClock clock = D.clock();
+    private Listener listener = D.listener();
+    private boolean background = D.background();
 
     private Builder(List<Engine> members) {
       this.members = members;
@@ -237,19 +287,19 @@ public final class Failover implements Engine {
 
     /** How often each member is probed (default 100 ms; 10 ms to 1 min). */
     public Builder probeInterval(Duration interval) {
-      s.probeIntervalMillis = Checks.millis("probeInterval", interval, 10, 60_000);
+      this.probeIntervalMillis = Checks.millis("probeInterval", interval, 10, 60_000);
       return this;
     }
 
     /** How long a probe may take before it counts as failed (default 100 ms; 1 ms to 1 min). */
     public Builder probeTimeout(Duration timeout) {
-      s.probeTimeoutMillis = Checks.millis("probeTimeout", timeout, 1, 60_000);
+      this.probeTimeoutMillis = Checks.millis("probeTimeout", timeout, 1, 60_000);
       return this;
     }
 
     /** Failed probes in a row that trip a member DOWN (default 2; 1 to 100). */
     public Builder probeFailuresToTrip(int n) {
-      s.probeFailuresToTrip = (int) Checks.inRange("probeFailuresToTrip", n, 1, 100);
+      this.probeFailuresToTrip = (int) Checks.inRange("probeFailuresToTrip", n, 1, 100);
       return this;
     }
 
@@ -258,19 +308,19 @@ public final class Failover implements Engine {
      * 1 ms to 1 min). In-process members are never timed out.
      */
     public Builder callTimeout(Duration timeout) {
-      s.callTimeoutMillis = Checks.millis("callTimeout", timeout, 1, 60_000);
+      this.callTimeoutMillis = Checks.millis("callTimeout", timeout, 1, 60_000);
       return this;
     }
 
     /** Failed or timed-out calls in a row that trip a member (default 3; 1 to 10,000). */
     public Builder failuresToTrip(int n) {
-      s.failuresToTrip = (int) Checks.inRange("failuresToTrip", n, 1, 10_000);
+      this.failuresToTrip = (int) Checks.inRange("failuresToTrip", n, 1, 10_000);
       return this;
     }
 
     /** The call latency p99 above which a window counts as slow (default 50 ms; 1 ms to 1 min). */
     public Builder latencyThreshold(Duration threshold) {
-      s.latencyThresholdMillis = Checks.millis("latencyThreshold", threshold, 1, 60_000);
+      this.latencyThresholdMillis = Checks.millis("latencyThreshold", threshold, 1, 60_000);
       return this;
     }
 
@@ -284,13 +334,13 @@ public final class Failover implements Engine {
         throw new IllegalArgumentException(
             "latencyWindow must be a multiple of 10 ms in [10 ms, 60000 ms], was " + window);
       }
-      s.latencyWindowMillis = millis;
+      this.latencyWindowMillis = millis;
       return this;
     }
 
     /** Slow windows in a row that trip a member READ_ONLY (default 3; 1 to 100, 0 turns it off). */
     public Builder slowWindowsToTrip(int n) {
-      s.slowWindowsToTrip = (int) Checks.inRange("slowWindowsToTrip", n, 0, 100);
+      this.slowWindowsToTrip = (int) Checks.inRange("slowWindowsToTrip", n, 0, 100);
       return this;
     }
 
@@ -300,8 +350,8 @@ public final class Failover implements Engine {
      * to 100, {@code twice >= single}.
      */
     public Builder probesToRecover(int single, int twice) {
-      s.probesToRecover = (int) Checks.inRange("probesToRecover (single)", single, 1, 100);
-      s.probesToRecoverDouble = (int) Checks.inRange("probesToRecover (twice)", twice, single,
+      this.probesToRecover = (int) Checks.inRange("probesToRecover (single)", single, 1, 100);
+      this.probesToRecoverDouble = (int) Checks.inRange("probesToRecover (twice)", twice, single,
           100);
       return this;
     }
@@ -314,38 +364,38 @@ public final class Failover implements Engine {
       if (!(share > 0 && share <= 1)) {
         throw new IllegalArgumentException("fleetShare must be in (0, 1], was " + share);
       }
-      s.fleetShare = share;
+      this.fleetShare = share;
       return this;
     }
 
     /** {@code fleetShare(1.0 / nodes)}: the fleet has {@code nodes} nodes (1 to 100,000). */
     public Builder fleetNodes(int nodes) {
       Checks.inRange("fleetNodes", nodes, 1, 100_000);
-      s.fleetShare = 1.0 / nodes;
+      this.fleetShare = 1.0 / nodes;
       return this;
     }
 
     /** The answer to a decision when no member can give one (default {@link OnFailure#ERROR}). */
     public Builder onFailure(OnFailure policy) {
-      s.onFailure = Checks.notNull("onFailure", policy);
+      this.onFailure = Checks.notNull("onFailure", policy);
       return this;
     }
 
     /** The most journaled batches awaiting replay (default 1,000,000; 0 to 100,000,000). */
     public Builder journalLimit(long batches) {
-      s.journalLimit = Checks.inRange("journalLimit", batches, 0, 100_000_000);
+      this.journalLimit = Checks.inRange("journalLimit", batches, 0, 100_000_000);
       return this;
     }
 
     /** The clock of journal timestamps and latency windows (default: the system clock). */
     public Builder clock(MillisClock clock) {
-      s.clock = Checks.notNull("clock", clock);
+      this.clock = Checks.notNull("clock", clock);
       return this;
     }
 
     /** Told of state changes and replays (default: none). */
     public Builder listener(Listener listener) {
-      s.listener = Checks.notNull("listener", listener);
+      this.listener = Checks.notNull("listener", listener);
       return this;
     }
 
@@ -354,13 +404,17 @@ public final class Failover implements Engine {
      * but what {@link Failover#checkNow()} does: for tests with a manual clock.
      */
     public Builder background(boolean background) {
-      s.background = background;
+      this.background = background;
       return this;
     }
 
     /** The chain; its thread starts now. */
     public Failover build() {
-      return new Failover(new Chain(members, s.freeze()));
+      return new Failover(new Chain(members, new FailoverSettings(probeIntervalMillis,
+          probeTimeoutMillis, probeFailuresToTrip, callTimeoutMillis, failuresToTrip,
+          latencyThresholdMillis, latencyWindowMillis, slowWindowsToTrip, probesToRecover,
+          probesToRecoverDouble, fleetShare, onFailure, journalLimit, clock, listener,
+          background)));
     }
   }
 }

@@ -26,10 +26,28 @@ public final class GroupDecision {
   private final int deniedIndex; // -1: allowed
   private final List<Optional<Decision>> decisions;
 
-  GroupDecision(Decision decision, int deniedIndex, List<Optional<Decision>> decisions) {
+  private GroupDecision(Decision decision, int deniedIndex,
+      List<Optional<Decision>> decisions) {
     this.decision = decision;
     this.deniedIndex = deniedIndex;
     this.decisions = Collections.unmodifiableList(decisions);
+  }
+
+  /**
+   * A group's answer, for engines that decide groups themselves
+   * ({@link io.windowpane.spi.Engine#tryAcquireAllOrNothingAsync}): {@code deniedIndex} is -1
+   * when {@code decision} is allowed, else the index of the denying request; {@code decisions}
+   * has one entry per request, as {@link #decisions()} states.
+   */
+  public static GroupDecision of(Decision decision, int deniedIndex,
+      List<Optional<Decision>> decisions) {
+    java.util.Objects.requireNonNull(decision, "decision");
+    java.util.Objects.requireNonNull(decisions, "decisions");
+    if (decision.allowed() != (deniedIndex < 0) || deniedIndex >= decisions.size()) {
+      throw new IllegalArgumentException("deniedIndex must be -1 for an allowed group and in [0, "
+          + decisions.size() + ") for a denied one, was " + deniedIndex + " with " + decision);
+    }
+    return new GroupDecision(decision, deniedIndex, List.copyOf(decisions));
   }
 
   /** Whether every request's permits were recorded (else none was). */

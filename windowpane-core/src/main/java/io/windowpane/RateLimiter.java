@@ -26,8 +26,10 @@ public final class RateLimiter {
   private final String name;
   private final Quota quota;
   private final LimiterStore store;
+  private final LimiterStore engineStore;
 
-  RateLimiter(String name, Quota quota, LimiterStore store) {
+  RateLimiter(String name, Quota quota, LimiterStore store, LimiterStore engineStore) {
+    this.engineStore = engineStore;
     this.name = name;
     this.quota = quota;
     this.store = store;
@@ -75,8 +77,8 @@ public final class RateLimiter {
    * recorded in every limit exactly like {@code tryAcquire(key, permits)}, at the grant's
    * {@link Grant#atMillis()}. When fewer than {@code minPermits} fit, nothing is recorded and the
    * grant is 0 permits with the denial {@code tryAcquire(key, minPermits)} would give. Give back
-   * what is not spent with {@link #releaseAsync}. Empty when the engine cannot lease (a failover
-   * chain cannot, for now; docs/guarantees.md says which engines can).
+   * what is not spent with {@link #releaseAsync(String, long, Grant, String)}. Empty when the
+   * engine cannot lease (docs/guarantees.md says which engines can).
    *
    * @throws IllegalArgumentException unless {@code 1 <= minPermits <= maxPermits <=} the quota's
    *     smallest limit, or for a bad key
@@ -101,7 +103,9 @@ public final class RateLimiter {
    * in every limit whose window still holds it, never leaving a count below 0, so they are room
    * again at once (see {@link LimiterStore#releaseAsync} for the contract). Idempotent per
    * {@code releaseId}: a retried release with the same id changes nothing. The stage fails with
-   * {@link UnsupportedOperationException} on an engine that cannot lease.
+   * {@link UnsupportedOperationException} on an engine that cannot lease, and on a failover
+   * chain, which must know the member that granted: use
+   * {@link #releaseAsync(String, long, Grant, String)} there.
    *
    * @throws IllegalArgumentException unless {@code 1 <= permits <=} the quota's smallest limit
    *     and {@code releaseId} is 1 to 64 characters of {@code [A-Za-z0-9_.:-]}, or for a bad key
@@ -112,6 +116,27 @@ public final class RateLimiter {
     checkPermits(permits);
     Checks.id("releaseId", releaseId);
     return store.releaseAsync(key, permits, atMillis, releaseId);
+  }
+
+  /**
+   * Gives back {@code permits} of {@code grant} that its holder did not spend, as
+   * {@link #releaseAsync(String, long, long, String)} does at {@code grant.atMillis()}; through a
+   * failover chain the release goes to the member that granted ({@link Grant#engine()}), and
+   * is dropped (counted in {@link Failover.Stats#droppedReleases()}) while that member is down:
+   * the permits then age out of its window. The form to use for grants from
+   * {@link #lease}.
+   *
+   * @throws IllegalArgumentException unless {@code 1 <= permits <=} the quota's smallest limit
+   *     and {@code releaseId} is 1 to 64 characters of {@code [A-Za-z0-9_.:-]}, or for a bad key
+   *     or a null grant
+   */
+  public CompletionStage<Void> releaseAsync(String key, long permits, Grant grant,
+      String releaseId) {
+    Checks.key(key);
+    checkPermits(permits);
+    Checks.notNull("grant", grant);
+    Checks.id("releaseId", releaseId);
+    return store.releaseAsync(key, permits, grant, releaseId);
   }
 
   private void checkSlice(long minPermits, long maxPermits) {
@@ -127,9 +152,9 @@ public final class RateLimiter {
     return new PermitRequest(this, key, permits);
   }
 
-  /** The engine side, for {@link Windowpane#tryAcquireAllOrNothing}. */
-  LimiterStore store() {
-    return store;
+  /** The engine's own store (under leasing, if on), for {@link Windowpane#tryAcquireAllOrNothing}. */
+  LimiterStore engineStore() {
+    return engineStore;
   }
 
   /**

@@ -1,6 +1,5 @@
 package io.windowpane;
 
-import io.windowpane.internal.AllOrNothing;
 import io.windowpane.internal.Checks;
 import io.windowpane.internal.Periodic;
 import io.windowpane.internal.buffering.Buffered;
@@ -10,6 +9,7 @@ import io.windowpane.internal.leasing.LeasingLimiterStore;
 import io.windowpane.internal.lock.LockScheduler;
 import io.windowpane.internal.local.LocalEngine;
 import io.windowpane.spi.Engine;
+import io.windowpane.spi.GroupRequest;
 import io.windowpane.spi.LimiterStore;
 import io.windowpane.spi.LockStore;
 import java.time.Duration;
@@ -99,12 +99,14 @@ public final class Windowpane implements AutoCloseable {
    */
   public RateLimiter limiter(String name, Quota quota) {
     return named("limiter", name, "quota", quota, RateLimiter::quota,
-        () -> new RateLimiter(name, quota, limiterStore(name, quota)));
+        () -> {
+          LimiterStore store = engine.limiterStore(name, quota.withoutLeasing());
+          return new RateLimiter(name, quota, leased(name, quota, store), store);
+        });
   }
 
-  /** The engine's store for {@code quota}, under leasing when the quota asks for it. */
-  private LimiterStore limiterStore(String name, Quota quota) {
-    LimiterStore store = engine.limiterStore(name, quota.withoutLeasing());
+  /** The engine's {@code store} for {@code quota}, under leasing when the quota asks for it. */
+  private LimiterStore leased(String name, Quota quota, LimiterStore store) {
     if (quota.leasing().isEmpty()) {
       return store;
     }
@@ -185,7 +187,7 @@ public final class Windowpane implements AutoCloseable {
       List<PermitRequest> requests) {
     Checks.notNull("requests", requests);
     Checks.inRange("number of requests", requests.size(), 1, MAX_GROUP);
-    List<AllOrNothing.Member> members = new ArrayList<>(requests.size());
+    List<GroupRequest> members = new ArrayList<>(requests.size());
     for (int i = 0; i < requests.size(); i++) {
       PermitRequest r = requests.get(i);
       if (r == null) {
@@ -196,11 +198,10 @@ public final class Windowpane implements AutoCloseable {
         throw new IllegalArgumentException("requests[" + i + "].limiter '" + limiter.name()
             + "' must be a limiter of this Windowpane");
       }
-      members.add(new AllOrNothing.Member(limiter.store(), limiter.name(), r.key(),
+      members.add(new GroupRequest(limiter.engineStore(), limiter.name(), r.key(),
           r.permits(), limiter.quota().smallestPermits()));
     }
-    return AllOrNothing.acquire(members).thenApply(o -> o.map(
-        x -> new GroupDecision(x.decision(), x.deniedIndex(), x.decisions())));
+    return engine.tryAcquireAllOrNothingAsync(members);
   }
 
   /** A statistics window named {@code name}: count, sum, mean, min, max, quantiles. */
@@ -303,9 +304,17 @@ public final class Windowpane implements AutoCloseable {
     return made;
   }
 
-  /** The engine's name: "local", "redis", "etcd". */
+  /** The engine's name: "local", "redis", "etcd", "failover". */
   public String engineName() {
     return engine.name();
+  }
+
+  /**
+   * The failover chain this {@code Windowpane} was built on, for its members' health and
+   * counters ({@link Failover#status()}, {@link Failover#stats()}); empty for any other engine.
+   */
+  public Optional<Failover> failover() {
+    return engine instanceof Failover f ? Optional.of(f) : Optional.empty();
   }
 
   /**

@@ -143,20 +143,53 @@ class AllOrNothingTest {
 
   @Test
   void anEngineThatCannotLease_answersEmpty_recordingNothing_butAGroupOfOneIsATryAcquire() {
-    Failover chain = Failover.chain(Windowpane.localBuilder().clock(clock).buildEngine())
-        .clock(clock).background(false).build();
-    Windowpane failover = Windowpane.using(chain);
-    RateLimiter x = failover.limiter("x", a.quota());
-    RateLimiter y = failover.limiter("y", b.quota());
-    assertThat(failover.tryAcquireAllOrNothing(List.of(x.request("k", 1), y.request("k", 1))))
+    io.windowpane.spi.Engine local = Windowpane.localBuilder().clock(clock).buildEngine();
+    io.windowpane.spi.Engine noLeases = new io.windowpane.spi.Engine() { // lease: the SPI default
+      @Override public String name() {
+        return "no-leases";
+      }
+
+      @Override public io.windowpane.spi.CounterStore counterStore(String n, WindowSpec s) {
+        return local.counterStore(n, s);
+      }
+
+      @Override public io.windowpane.spi.LimiterStore limiterStore(String n, Quota q) {
+        io.windowpane.spi.LimiterStore store = local.limiterStore(n, q);
+        return new io.windowpane.spi.LimiterStore() {
+          @Override public Decision tryAcquire(String key, long permits) {
+            return store.tryAcquire(key, permits);
+          }
+
+          @Override public boolean holdsState(String key) {
+            return store.holdsState(key);
+          }
+
+          @Override public java.util.Optional<Decision> peek(String key, long permits) {
+            return store.peek(key, permits);
+          }
+        };
+      }
+
+      @Override public io.windowpane.spi.StatsStore statsStore(String n, StatsSpec s) {
+        return local.statsStore(n, s);
+      }
+
+      @Override public void close() {
+        local.close();
+      }
+    };
+    Windowpane other = Windowpane.using(noLeases);
+    RateLimiter x = other.limiter("x", a.quota());
+    RateLimiter y = other.limiter("y", b.quota());
+    assertThat(other.tryAcquireAllOrNothing(List.of(x.request("k", 1), y.request("k", 1))))
         .isEmpty();
     assertThat(room(x, "k")).isEqualTo(5);
     assertThat(room(y, "k")).isEqualTo(3);
-    GroupDecision one = failover.tryAcquireAllOrNothing(List.of(y.request("k", 3)))
+    GroupDecision one = other.tryAcquireAllOrNothing(List.of(y.request("k", 3)))
         .orElseThrow();
     assertThat(one.allowed()).isTrue();
     assertThat(room(y, "k")).isZero();
-    failover.close();
+    other.close();
   }
 
   /**

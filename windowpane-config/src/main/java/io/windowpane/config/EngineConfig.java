@@ -225,10 +225,12 @@ public final class EngineConfig {
    * {@link io.windowpane.redis.RedisEngine} or an {@link io.windowpane.etcd.EtcdEngine} with
    * every option above (Redis connects and loads its function library here), or for a chain an
    * {@link io.windowpane.Failover} over each of them with the {@code failover} options and
-   * {@code onFailure} as its last resort. The caller closes it.
+   * {@code onFailure} as its last resort; a chain's Redis or etcd member that cannot be reached
+   * starts DOWN and joins once it answers (the chain starts on its fallback). The caller closes
+   * it.
    *
-   * @throws RuntimeException whatever an engine builder throws (a Redis that cannot be reached
-   *     fails here, with the cause attached); members already built are closed
+   * @throws RuntimeException whatever an engine builder throws (a single Redis that cannot be
+   *     reached fails here, with the cause attached); members already built are closed
    */
   public Engine openEngine() {
     return EngineOpener.open(this);

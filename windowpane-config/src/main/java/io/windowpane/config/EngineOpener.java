@@ -10,9 +10,12 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Builds the engines an {@link EngineConfig} names. A chain's members are built in order; if one
- * fails (Redis unreachable), those already built are closed before the failure goes up, so a
- * service that cannot start leaves no connection or thread behind.
+ * Builds the engines an {@link EngineConfig} names. A single engine connects at once and fails
+ * fast (Redis unreachable: the service does not start). A chain's remote members are built
+ * deferred ({@code buildDeferred()}): one that cannot connect starts DOWN and joins once its
+ * backend answers, so the chain starts on its fallback during an outage. If building a member
+ * fails otherwise (bad options), those already built are closed before the failure goes up, so
+ * a service that cannot start leaves no connection or thread behind.
  */
 public final class EngineOpener {
 
@@ -20,12 +23,12 @@ public final class EngineOpener {
 
   public static Engine open(EngineConfig config) {
     if (!config.chain()) {
-      return member(config, config.kind());
+      return member(config, config.kind(), false);
     }
     List<Engine> members = new ArrayList<>();
     try {
       for (Kind kind : config.engines()) {
-        members.add(member(config, kind));
+        members.add(member(config, kind, true));
       }
       return config.failover().applyTo(Failover.chain(members))
           .onFailure(OnFailure.valueOf(config.onFailure().name()))
@@ -42,12 +45,13 @@ public final class EngineOpener {
     }
   }
 
-  private static Engine member(EngineConfig config, Kind kind) {
+  private static Engine member(EngineConfig config, Kind kind, boolean deferred) {
     switch (kind) {
       case REDIS:
-        return redis(config.redis());
+        RedisEngine.Builder redis = redis(config.redis());
+        return deferred ? redis.buildDeferred() : redis.build();
       case ETCD:
-        return config.etcd().builder().build();
+        return deferred ? config.etcd().builder().buildDeferred() : config.etcd().builder().build();
       default:
         Windowpane.LocalBuilder local = Windowpane.localBuilder();
         config.localMaxKeys().ifPresent(local::maxKeys);
@@ -55,7 +59,7 @@ public final class EngineOpener {
     }
   }
 
-  private static Engine redis(RedisSettings redis) {
+  private static RedisEngine.Builder redis(RedisSettings redis) {
     RedisEngine.Builder b = RedisEngine.builder();
     if (redis.cluster()) {
       b.cluster(redis.uris().toArray(new String[0]));
@@ -75,6 +79,6 @@ public final class EngineOpener {
     if (redis.clientTime()) {
       b.clientTime();
     }
-    return b.build();
+    return b;
   }
 }

@@ -1,7 +1,9 @@
 package io.windowpane.internal;
 
 import io.windowpane.Decision;
+import io.windowpane.GroupDecision;
 import io.windowpane.spi.Grant;
+import io.windowpane.spi.GroupRequest;
 import io.windowpane.spi.LimiterStore;
 import java.lang.System.Logger.Level;
 import java.util.ArrayList;
@@ -52,28 +54,15 @@ public final class AllOrNothing {
 
   private static final System.Logger LOG = System.getLogger("io.windowpane.allornothing");
 
-  /**
-   * One request: {@code permits} of {@code key} on the limiter named {@code limiterName} (unique
-   * per engine), whose store is {@code store} and whose smallest limit is {@code maxPermits}.
-   */
-  public record Member(LimiterStore store, String limiterName, String key, long permits,
-      long maxPermits) {}
-
-  /**
-   * The answer: the group's decision, the caller's index of the denying request (-1 when
-   * allowed) and each request's own decision (see {@code GroupDecision.decisions()}).
-   */
-  public record Outcome(Decision decision, int deniedIndex, List<Optional<Decision>> decisions) {}
-
   /** Requests for one limiter and key, merged. */
   private static final class Slot {
-    final Member first;
+    final GroupRequest first;
     final List<Integer> indexes = new ArrayList<>(1);
     long permits;
     Grant grant; // the lease taken, while it is held
     Decision decision; // this slot's own answer
 
-    Slot(Member first) {
+    Slot(GroupRequest first) {
       this.first = first;
     }
   }
@@ -85,16 +74,16 @@ public final class AllOrNothing {
    * {@link IllegalArgumentException} naming both requests, before any engine call), then decides
    * them all or nothing. Completes empty when the engine cannot lease (nothing recorded).
    */
-  public static CompletableFuture<Optional<Outcome>> acquire(List<Member> requests) {
+  public static CompletableFuture<Optional<GroupDecision>> acquire(List<GroupRequest> requests) {
     Map<String, Slot> merged = new LinkedHashMap<>();
     for (int i = 0; i < requests.size(); i++) {
-      Member m = requests.get(i);
-      Slot slot = merged.computeIfAbsent(m.limiterName() + '\u0000' + m.key(), k -> new Slot(m));
+      GroupRequest m = requests.get(i);
+      Slot slot = merged.computeIfAbsent(m.limiter() + '\u0000' + m.key(), k -> new Slot(m));
       long sum = slot.permits + m.permits(); // two longs >= 0: an overflow shows as < 0
       if (sum < 0 || sum > m.maxPermits()) {
         int first = slot.indexes.isEmpty() ? i : slot.indexes.get(0);
         throw new IllegalArgumentException("requests[" + first + "] and requests[" + i
-            + "] ask limiter '" + m.limiterName() + "' for key '" + m.key() + "' together: "
+            + "] ask limiter '" + m.limiter() + "' for key '" + m.key() + "' together: "
             + "their permits must sum to at most " + m.maxPermits() + " (its smallest limit), was "
             + (sum < 0 ? "more than " + Long.MAX_VALUE : Long.toString(sum)));
       }
@@ -102,7 +91,7 @@ public final class AllOrNothing {
       slot.indexes.add(i);
     }
     Slot[] slots = merged.values().toArray(new Slot[0]);
-    Arrays.sort(slots, Comparator.<Slot, String>comparing(s -> s.first.limiterName())
+    Arrays.sort(slots, Comparator.<Slot, String>comparing(s -> s.first.limiter())
         .thenComparing(s -> s.first.key()));
     if (slots.length == 1) {
       Slot only = slots[0];
@@ -118,7 +107,7 @@ public final class AllOrNothing {
   }
 
   /** Leases {@code slots[i]} and, if granted, the rest; gives back on a denial or a failure. */
-  private static CompletableFuture<Optional<Outcome>> lease(Slot[] slots, int i, String group,
+  private static CompletableFuture<Optional<GroupDecision>> lease(Slot[] slots, int i, String group,
       int size) {
     if (i == slots.length) {
       long smallest = Long.MAX_VALUE;
@@ -133,10 +122,10 @@ public final class AllOrNothing {
         .handle((granted, failure) -> {
           if (failure != null) {
             return release(slots, i, group).thenCompose(v -> CompletableFuture
-                .<Optional<Outcome>>failedFuture(unwrap(failure)));
+                .<Optional<GroupDecision>>failedFuture(unwrap(failure)));
           }
           if (granted.isEmpty()) {
-            return release(slots, i, group).thenApply(v -> Optional.<Outcome>empty());
+            return release(slots, i, group).thenApply(v -> Optional.<GroupDecision>empty());
           }
           Grant g = granted.get();
           if (g.permits() == slot.permits) {
@@ -147,7 +136,7 @@ public final class AllOrNothing {
           if (g.permits() > 0) { // an engine breaking lease(key, n, n): give it back too
             slot.grant = g;
             return release(slots, i + 1, group).thenCompose(v -> CompletableFuture
-                .<Optional<Outcome>>failedFuture(new IllegalStateException("lease(" + slot.permits
+                .<Optional<GroupDecision>>failedFuture(new IllegalStateException("lease(" + slot.permits
                     + ", " + slot.permits + ") granted " + g.permits())));
           }
           Decision denial = g.decision();
@@ -167,12 +156,12 @@ public final class AllOrNothing {
       Slot s = slots[j];
       Grant g = s.grant;
       String id = group + ":" + j;
-      pending[j] = Stages.call(() -> s.first.store().releaseAsync(s.first.key(), g.permits(),
-          g.atMillis(), id))
+      pending[j] = Stages.call(() -> s.first.store().releaseAsync(s.first.key(), g.permits(), g,
+          id))
           .handle((v, failure) -> {
             if (failure != null) {
               LOG.log(Level.WARNING, "all-or-nothing: could not give back " + g.permits()
-                  + " permits of '" + s.first.key() + "' on " + s.first.limiterName()
+                  + " permits of '" + s.first.key() + "' on " + s.first.limiter()
                   + "; they stay counted until they leave the window", unwrap(failure));
             }
             return null;
@@ -186,7 +175,7 @@ public final class AllOrNothing {
    * that denied (-1: allowed); slots before it had room (their grant given back), after it were
    * not asked.
    */
-  private static Outcome outcome(Slot[] slots, int size, int denied, Decision group) {
+  private static GroupDecision outcome(Slot[] slots, int size, int denied, Decision group) {
     List<Optional<Decision>> decisions = new ArrayList<>(size);
     for (int k = 0; k < size; k++) {
       decisions.add(Optional.empty());
@@ -208,7 +197,7 @@ public final class AllOrNothing {
         decisions.set(index, Optional.of(d));
       }
     }
-    return new Outcome(group, denied < 0 ? -1 : slots[denied].indexes.get(0), decisions);
+    return GroupDecision.of(group, denied < 0 ? -1 : slots[denied].indexes.get(0), decisions);
   }
 
   private static Throwable unwrap(Throwable t) {

@@ -85,6 +85,22 @@ public interface Engine extends AutoCloseable {
     return false;
   }
 
+  /**
+   * Decides {@code requests} all or nothing: each request's permits are recorded, or none stays
+   * recorded, with the answer {@link io.windowpane.Windowpane#tryAcquireAllOrNothing} states.
+   * Every request's {@link GroupRequest#store()} is one of this engine's limiter stores.
+   *
+   * <p>The default leases the requests one by one in a fixed order (limiter, then key) with
+   * {@link LimiterStore#leaseAsync} and gives back what it took at the first denial
+   * (docs/guarantees.md); it completes empty, with nothing recorded, when the stores cannot
+   * lease. An engine that can decide a group in one atomic backend call overrides it; a
+   * failover chain decides the whole group on one member.
+   */
+  default CompletionStage<Optional<io.windowpane.GroupDecision>> tryAcquireAllOrNothingAsync(
+      java.util.List<GroupRequest> requests) {
+    return io.windowpane.internal.AllOrNothing.acquire(requests);
+  }
+
   /** Releases connections and threads; stores must not be used afterwards. */
   @Override
   void close();

@@ -29,4 +29,13 @@ public record Grant(long permits, long atMillis, Decision decision) {
           "a grant of " + permits + " permits cannot carry " + decision);
     }
   }
+
+  /**
+   * The engine that granted, as its decision names it ({@link Decision#engine()}): through a
+   * failover chain, the member whose budget holds the permits, to which their release goes.
+   * Empty for a grant made by an engine directly.
+   */
+  public java.util.Optional<String> engine() {
+    return decision.engine();
+  }
 }

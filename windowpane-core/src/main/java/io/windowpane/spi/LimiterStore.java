@@ -110,6 +110,17 @@ public interface LimiterStore {
         new UnsupportedOperationException("this engine does not lease"));
   }
 
+  /**
+   * {@link #releaseAsync(String, long, long, String)} for permits of {@code grant}, recorded at
+   * its {@link Grant#atMillis()}: the form every holder of a grant should use, because it lets a
+   * failover chain send the release to the member that granted ({@link Grant#engine()}), never
+   * to another. The default releases at {@code grant.atMillis()}.
+   */
+  default CompletionStage<Void> releaseAsync(String key, long permits, Grant grant,
+      String releaseId) {
+    return releaseAsync(key, permits, grant.atMillis(), releaseId);
+  }
+
   /** {@link #tryAcquire} for each key, in order; each key is decided on its own. */
   default List<Decision> tryAcquireAll(List<String> keys, long permits) {
     List<Decision> out = new ArrayList<>(keys.size());

@@ -33,6 +33,10 @@ final class FaultyEngine implements Engine {
   private final Engine local;
   volatile Fault fault = Fault.NONE;
   volatile boolean failReplays;
+  /** Calls after which every call fails (Integer.MAX_VALUE: never). */
+  volatile int failAfterCalls = Integer.MAX_VALUE;
+  /** Releases of leased permits this engine was sent: "key permits". */
+  final List<String> releases = new CopyOnWriteArrayList<>();
   final AtomicInteger calls = new AtomicInteger();
   final List<Replay> replays = new CopyOnWriteArrayList<>();
 
@@ -52,7 +56,9 @@ final class FaultyEngine implements Engine {
   }
 
   <T> CompletionStage<T> call(boolean write, java.util.function.Supplier<CompletionStage<T>> op) {
-    calls.incrementAndGet();
+    if (calls.incrementAndGet() > failAfterCalls) {
+      return CompletableFuture.failedFuture(new WindowpaneException(name + " died"));
+    }
     switch (fault) {
       case FAIL:
         return CompletableFuture.failedFuture(new WindowpaneException(name + " is down"));
@@ -142,6 +148,21 @@ final class FaultyEngine implements Engine {
       public CompletionStage<Void> replayAsync(String key, long permits, long atMillis,
           String id) {
         return call(true, () -> replay(storeName, key, permits, atMillis, id, () -> { }));
+      }
+
+      @Override
+      public CompletionStage<java.util.Optional<io.windowpane.spi.Grant>> leaseAsync(String key,
+          long minPermits, long maxPermits) {
+        return call(true, () -> s.leaseAsync(key, minPermits, maxPermits));
+      }
+
+      @Override
+      public CompletionStage<Void> releaseAsync(String key, long permits, long atMillis,
+          String id) {
+        return call(true, () -> {
+          releases.add(key + " " + permits);
+          return s.releaseAsync(key, permits, atMillis, id);
+        });
       }
 
       @Override

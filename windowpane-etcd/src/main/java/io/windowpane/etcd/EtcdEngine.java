@@ -11,6 +11,7 @@ import io.windowpane.etcd.internal.EtcdSeam;
 import io.windowpane.etcd.internal.EtcdStores;
 import io.windowpane.etcd.internal.JetcdSeam;
 import io.windowpane.spi.CounterStore;
+import io.windowpane.spi.DeferredEngine;
 import io.windowpane.spi.Engine;
 import io.windowpane.spi.LimiterStore;
 import io.windowpane.spi.LockStore;
@@ -298,6 +299,33 @@ public final class EtcdEngine implements Engine {
             + maxMillis + " ms], was " + d);
       }
       return d;
+    }
+
+    /**
+     * The engine for a member of a {@link io.windowpane.Failover} chain that must start while
+     * etcd is down: builds it and asks etcd for an answer within the connect timeout; if none
+     * comes, a {@link DeferredEngine} that a chain starts {@code DOWN} and that keeps trying in
+     * the background (every 100 ms to 500 ms) until etcd answers, then is this engine. Bad
+     * options throw at once.
+     */
+    public DeferredEngine buildDeferred() {
+      return DeferredEngine.connecting("etcd", true, true, () -> {
+        EtcdEngine e = build();
+        try {
+          e.probe().toCompletableFuture().get(connectTimeout.toMillis(),
+              java.util.concurrent.TimeUnit.MILLISECONDS);
+          return e;
+        } catch (Exception failure) {
+          e.close();
+          if (failure instanceof InterruptedException) {
+            Thread.currentThread().interrupt();
+          }
+          Throwable cause = failure instanceof java.util.concurrent.ExecutionException
+              && failure.getCause() != null ? failure.getCause() : failure;
+          throw new io.windowpane.WindowpaneException("cannot reach etcd at " + endpoints
+              + " within " + connectTimeout.toMillis() + " ms: " + cause, cause);
+        }
+      });
     }
 
     /** Connects and returns the engine. */

@@ -13,6 +13,7 @@ import io.windowpane.redis.internal.RedisStores;
 import io.windowpane.redis.internal.SkewCorrectedClock;
 import io.windowpane.redis.internal.TimeArg;
 import io.windowpane.spi.CounterStore;
+import io.windowpane.spi.DeferredEngine;
 import io.windowpane.spi.Engine;
 import io.windowpane.spi.LimiterStore;
 import io.windowpane.spi.LockStore;
@@ -346,6 +347,18 @@ public final class RedisEngine implements Engine {
       }
       this.expiryGrace = grace;
       return this;
+    }
+
+    /**
+     * The engine for a member of a {@link io.windowpane.Failover} chain that must start while
+     * Redis is down: connects now like {@link #build()} if it can; if not, a
+     * {@link DeferredEngine} that a chain starts {@code DOWN} and that keeps connecting in the
+     * background (every 100 ms to 500 ms) until Redis answers, then is this engine. Bad options
+     * throw at once, as from {@link #build()}. Outside a chain, use {@link #build()}, which
+     * fails fast.
+     */
+    public DeferredEngine buildDeferred() {
+      return DeferredEngine.connecting("redis", true, true, this::build);
     }
 
     /**

@@ -11,6 +11,7 @@ import io.windowpane.WindowSpec;
 import io.windowpane.WindowpaneException;
 import io.windowpane.WindowpaneTimeoutException;
 import io.windowpane.spi.CounterStore;
+import io.windowpane.spi.DeferredEngine;
 import io.windowpane.spi.Engine;
 import io.windowpane.spi.LimiterStore;
 import io.windowpane.spi.LockStore;
@@ -72,6 +73,7 @@ public final class Chain {
   final Journal.Counters counters = new Journal.Counters();
   private final AtomicLong trips = new AtomicLong();
   private final AtomicLong recoveries = new AtomicLong();
+  final AtomicLong droppedReleases = new AtomicLong();
   private final List<Replayable> replayables = new CopyOnWriteArrayList<>();
   private final CounterStore[] probeCounters;
   private final ScheduledThreadPoolExecutor thread;
@@ -88,6 +90,11 @@ public final class Chain {
       names.add(name);
       members[i] = new Member(i, e, name, settings.latencyWindowMillis(),
           FLAP_WINDOW_PROBES * settings.probeIntervalMillis(), now);
+    }
+    for (Member m : members) {
+      if (m.engine instanceof DeferredEngine d && !d.connected()) {
+        startDown(m, d);
+      }
     }
     this.needsWhenTakenBy = new int[members.length];
     for (int by = 0; by < members.length; by++) {
@@ -271,7 +278,7 @@ public final class Chain {
     return e;
   }
 
-  private static boolean isRefusal(Throwable e) {
+  static boolean isRefusal(Throwable e) {
     return e instanceof IllegalArgumentException || e instanceof CapacityExceededException
         || e instanceof UnsupportedOperationException;
   }
@@ -288,6 +295,15 @@ public final class Chain {
     LOG.log(Level.WARNING, "failover: {0} {1} -> {2} ({3}: {4}); writes now go to {5}", m.name,
         from, to, signal, reason, active);
     notify(l -> l.healthChanged(m.name, from, to, signal + ": " + reason));
+  }
+
+  /** A member that could not connect at start: DOWN until it connects and recovers. */
+  private void startDown(Member m, DeferredEngine d) {
+    m.trip(Health.DOWN, Signal.CONNECT, settings.clock().millis());
+    LOG.log(Level.WARNING, "failover: {0} starts DOWN, it could not connect ({1}); it joins once "
+        + "it answers, writes go to {2} meanwhile", m.name, d.lastFailure(), activeEngine());
+    notify(l -> l.healthChanged(m.name, Health.UP, Health.DOWN,
+        Signal.CONNECT + ": " + d.lastFailure()));
   }
 
   private void notify(java.util.function.Consumer<Failover.Listener> call) {
@@ -431,7 +447,7 @@ public final class Chain {
     }
   }
 
-  private <T> CompletableFuture<T> timed(CompletionStage<T> stage, long millis) {
+  <T> CompletableFuture<T> timed(CompletionStage<T> stage, long millis) {
     return stage.toCompletableFuture().copy().orTimeout(millis, TimeUnit.MILLISECONDS);
   }
 
@@ -509,6 +525,16 @@ public final class Chain {
 
   // ---- state --------------------------------------------------------------------------------
 
+  /** The index of the member named {@code name}, or -1. */
+  int memberIndex(String name) {
+    for (Member m : members) {
+      if (m.name.equals(name)) {
+        return m.index;
+      }
+    }
+    return -1;
+  }
+
   public String activeEngine() {
     int w = next(true, 0);
     return w < 0 ? "none" : members[w].name;
@@ -533,7 +559,14 @@ public final class Chain {
 
   public Failover.Stats stats() {
     return new Failover.Stats(trips.get(), recoveries.get(), counters.replayed.get(),
-        counters.dropped.get(), counters.lost.get(), counters.journaled.get());
+        counters.dropped.get(), counters.lost.get(), counters.journaled.get(),
+        droppedReleases.get());
+  }
+
+  /** Decides {@code requests} all or nothing on one member (ChainGroups). */
+  public CompletionStage<Optional<io.windowpane.GroupDecision>> tryAcquireAllOrNothingAsync(
+      List<io.windowpane.spi.GroupRequest> requests) {
+    return ChainGroups.acquire(this, requests);
   }
 
   public CompletionStage<Void> probe() {

@@ -7,6 +7,7 @@ import io.windowpane.OnFailure;
 import io.windowpane.Quota;
 import io.windowpane.TopKey;
 import io.windowpane.WindowpaneException;
+import io.windowpane.spi.Grant;
 import io.windowpane.spi.LimiterStore;
 import java.util.ArrayList;
 import java.util.List;
@@ -26,12 +27,14 @@ import java.util.concurrent.CompletionStage;
  * keys come from the first readable member, so after a failover they are that member's: the
  * fallback's sketch holds only what it saw itself.
  *
- * No leases (lease answers empty, releaseAsync refuses: the SPI defaults). A release must reach
- * the member that granted, and a grant taken by a fallback is journaled and replayed into the
- * primary on recovery, after which its unspent part would have to be released there and taken
- * out of the journal if the replay has not happened yet; the Grant carries no member, and
- * routing by time or health would send some releases to the wrong member. Hot-key leasing and
- * all-or-nothing requests over a chain stay out until that is designed (docs/guarantees.md).
+ * Leases go where a decision would go, and the Grant's decision is stamped with the member that
+ * granted, so its release goes to that member and never to another (a release owed to a member
+ * that is DOWN is dropped and counted: its permits age out there, erring towards denying). A
+ * fallback's grant is journaled like an allowed acquire of its permits; an in-process fallback
+ * grants exactly minPermits, so what the journal replays is what was taken (a slice saves no
+ * round trip in process). A remote fallback's grant is journaled whole: what its holder gives
+ * back there is still replayed into the members before it (stricter, never looser). The release
+ * form without the Grant cannot know the member and refuses.
  */
 final class FailoverLimiterStore extends MemberStores<LimiterStore> implements LimiterStore {
 
@@ -111,7 +114,7 @@ final class FailoverLimiterStore extends MemberStores<LimiterStore> implements L
   }
 
   /** A denial when {@code permits} exceed a limit of member {@code i}'s scaled quota. */
-  private Decision tooLarge(int i, long permits) {
+  Decision tooLarge(int i, long permits) {
     if (quotas[i] == quota || permits <= quotas[i].smallestPermits()) {
       return null;
     }
@@ -126,7 +129,7 @@ final class FailoverLimiterStore extends MemberStores<LimiterStore> implements L
   }
 
   /** Member {@code i}'s decision, stamped, with its denial naming the caller's limit. */
-  private Decision stamp(int i, Decision d) {
+  Decision stamp(int i, Decision d) {
     Member m = chain.members[i];
     if (!d.allowed() && quotas[i] != quota) {
       Limit by = d.deniedBy().orElseThrow();
@@ -138,7 +141,7 @@ final class FailoverLimiterStore extends MemberStores<LimiterStore> implements L
     return m.stamp(d, i > 0);
   }
 
-  private Decision lastResort(Throwable e) {
+  Decision lastResort(Throwable e) {
     Throwable cause = Chain.unwrap(e);
     OnFailure policy = chain.settings.onFailure();
     if (policy == OnFailure.ERROR || !(cause instanceof WindowpaneException)
@@ -151,6 +154,84 @@ final class FailoverLimiterStore extends MemberStores<LimiterStore> implements L
     Decision d = policy == OnFailure.ALLOW ? Decision.allowed(0)
         : Decision.denied(0, quota.limits().get(0), LAST_RESORT_RETRY_MILLIS);
     return d.answeredBy("none", true);
+  }
+
+  @Override
+  public Optional<Grant> lease(String key, long minPermits, long maxPermits) {
+    return Chain.join(leaseAsync(key, minPermits, maxPermits).toCompletableFuture());
+  }
+
+  @Override
+  public CompletionStage<Optional<Grant>> leaseAsync(String key, long minPermits,
+      long maxPermits) {
+    return chain.<Optional<Grant>>route(true, 0, i -> leaseOn(i, key, minPermits, maxPermits),
+        null).handle((a, e) -> {
+          if (e != null) {
+            Decision d = lastResort(e);
+            return Optional.of(new Grant(d.allowed() ? minPermits : 0,
+                chain.settings.clock().millis(), d));
+          }
+          if (a.value().isEmpty()) {
+            return a.value();
+          }
+          Grant g = a.value().get();
+          if (g.permits() > 0) {
+            chain.journal(journal, key, a.member(), g.permits(), null);
+          }
+          return Optional.of(new Grant(g.permits(), g.atMillis(), stamp(a.member(), g.decision())));
+        });
+  }
+
+  private CompletionStage<Optional<Grant>> leaseOn(int i, String key, long minPermits,
+      long maxPermits) {
+    Decision tooLarge = tooLarge(i, minPermits);
+    if (tooLarge != null) {
+      return CompletableFuture.completedFuture(
+          Optional.of(new Grant(0, chain.settings.clock().millis(), tooLarge)));
+    }
+    long max = i > 0 && chain.members[i].inProcess ? minPermits
+        : Math.min(maxPermits, quotas[i].smallestPermits());
+    return stores[i].leaseAsync(key, minPermits, max);
+  }
+
+  /**
+   * Gives back to the member that granted ({@link Grant#engine()}); dropped and counted while it
+   * is DOWN; nothing to give back for a grant of the last-resort policy ("none").
+   */
+  @Override
+  public CompletionStage<Void> releaseAsync(String key, long permits, Grant grant,
+      String releaseId) {
+    String by = grant.engine().orElseThrow(() -> new IllegalArgumentException(
+        "grant was not made by this failover chain (it names no member): " + grant));
+    if (by.equals("none")) {
+      return CompletableFuture.completedFuture(null);
+    }
+    int i = chain.memberIndex(by);
+    if (i < 0) {
+      throw new IllegalArgumentException("grant names '" + by + "', not a member of the chain "
+          + chain);
+    }
+    Member m = chain.members[i];
+    if (m.health == Health.DOWN) {
+      chain.droppedReleases.incrementAndGet();
+      return CompletableFuture.completedFuture(null);
+    }
+    CompletionStage<Void> sent;
+    try {
+      sent = stores[i].releaseAsync(key, permits, grant.atMillis(), releaseId);
+    } catch (RuntimeException e) {
+      return CompletableFuture.failedFuture(e);
+    }
+    return m.inProcess ? sent : chain.timed(sent, chain.settings.callTimeoutMillis());
+  }
+
+  /** Refused: without the grant the chain cannot know which member to give back to. */
+  @Override
+  public CompletionStage<Void> releaseAsync(String key, long permits, long atMillis,
+      String releaseId) {
+    return CompletableFuture.failedFuture(new UnsupportedOperationException("a failover chain "
+        + "gives permits back to the member that granted them: release with the Grant "
+        + "(releaseAsync(key, permits, grant, releaseId))"));
   }
 
   /**

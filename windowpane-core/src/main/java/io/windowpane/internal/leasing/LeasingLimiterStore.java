@@ -64,7 +64,9 @@ import java.util.concurrent.atomic.AtomicLong;
  *   drops keys idle for RETIRE_MILLIS after their last slice: memory is bounded by the keys
  *   asked for in the last 2 x RETIRE_MILLIS.
  * - An engine that cannot lease (lease answers empty) turns leasing off for this limiter, with
- *   one log line: every request then goes to the engine, as without leasing.
+ *   one log line: every request then goes to the engine, as without leasing. A failover chain
+ *   leases from the member that answers, and the unspent rest goes back to that member
+ *   (releaseAsync with the Grant, which names it), never to another.
  */
 public final class LeasingLimiterStore implements LimiterStore, AutoCloseable {
 
@@ -339,7 +341,7 @@ public final class LeasingLimiterStore implements LimiterStore, AutoCloseable {
     leased.add(key);
     long left = g.permits() - permits;
     e.slice = Slice.grant(g.permits(), left, g.atMillis(), sent, sent + life, d.remaining(),
-        idPrefix + ids.incrementAndGet());
+        idPrefix + ids.incrementAndGet(), g);
     return Decision.allowed(left + d.remaining());
   }
 
@@ -358,7 +360,8 @@ public final class LeasingLimiterStore implements LimiterStore, AutoCloseable {
       e.streak += permits;
     }
     e.slice = d.allowed()
-        ? Slice.grant(permits, 0, sent, sent, sent + lifetimes.at(sent), d.remaining(), null)
+        ? Slice.grant(permits, 0, sent, sent, sent + lifetimes.at(sent), d.remaining(), null,
+            null)
         : Slice.NONE;
     return d;
   }
@@ -378,7 +381,9 @@ public final class LeasingLimiterStore implements LimiterStore, AutoCloseable {
   private CompletableFuture<Void> giveBack(String key, Slice s, long unspent) {
     counters.returns.increment();
     counters.returnedPermits.add(unspent);
-    return Stages.call(() -> store.releaseAsync(key, unspent, s.atMillis, s.releaseId))
+    return Stages.call(() -> s.grant != null
+        ? store.releaseAsync(key, unspent, s.grant, s.releaseId)
+        : store.releaseAsync(key, unspent, s.atMillis, s.releaseId))
         .handle((v, x) -> {
           if (x != null) {
             counters.failedReturns.increment();
@@ -543,6 +548,12 @@ public final class LeasingLimiterStore implements LimiterStore, AutoCloseable {
   public CompletionStage<Void> releaseAsync(String key, long permits, long atMillis,
       String releaseId) {
     return store.releaseAsync(key, permits, atMillis, releaseId);
+  }
+
+  @Override
+  public CompletionStage<Void> releaseAsync(String key, long permits, Grant grant,
+      String releaseId) {
+    return store.releaseAsync(key, permits, grant, releaseId);
   }
 
   @Override

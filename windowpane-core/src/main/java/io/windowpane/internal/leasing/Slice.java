@@ -21,7 +21,8 @@ final class Slice {
   static final long CLOSED = -1;
 
   /** No lease: expired and closed, so the first request asks the engine. */
-  static final Slice NONE = new Slice(0, 0, Long.MIN_VALUE, Long.MIN_VALUE, CLOSED, null, 0);
+  static final Slice NONE = new Slice(0, 0, Long.MIN_VALUE, Long.MIN_VALUE, CLOSED, null, 0,
+      null);
 
   private static final VarHandle LEFT;
 
@@ -39,10 +40,12 @@ final class Slice {
   final long deadline; // this node's clock: answer from the slice only while now < deadline
   final long serverRemaining; // the room the engine reported with the grant
   final String releaseId;
+  final io.windowpane.spi.Grant grant; // the engine's grant; null for a plain decision's slice
   private volatile long left;
 
   private Slice(long granted, long atMillis, long sentMillis, long deadline, long left,
-      String releaseId, long serverRemaining) {
+      String releaseId, long serverRemaining, io.windowpane.spi.Grant grant) {
+    this.grant = grant;
     this.granted = granted;
     this.atMillis = atMillis;
     this.sentMillis = sentMillis;
@@ -54,8 +57,9 @@ final class Slice {
 
   /** A grant of {@code granted} permits of which {@code left} are unspent. */
   static Slice grant(long granted, long left, long atMillis, long sentMillis, long deadline,
-      long serverRemaining, String releaseId) {
-    return new Slice(granted, atMillis, sentMillis, deadline, left, releaseId, serverRemaining);
+      long serverRemaining, String releaseId, io.windowpane.spi.Grant grant) {
+    return new Slice(granted, atMillis, sentMillis, deadline, left, releaseId, serverRemaining,
+        grant);
   }
 
   /** Takes {@code permits}; the permits left after them, or -1 when they do not fit. */

@@ -68,7 +68,7 @@ class ChainConfigTest {
   void failoverDefaults_areTheLibrarys() throws Exception {
     FailoverOptions d = ServerConfig.parse("engine:\n  chain: [local]\n", "x").engine()
         .failover();
-    FailoverSettings lib = new FailoverSettings.Mutable().freeze();
+    FailoverSettings lib = FailoverSettings.DEFAULTS;
 
     assertThat(d).isEqualTo(FailoverOptions.DEFAULTS);
     assertThat(d.probeInterval().toMillis()).isEqualTo(lib.probeIntervalMillis());

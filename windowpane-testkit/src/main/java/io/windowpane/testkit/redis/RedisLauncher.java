@@ -110,11 +110,31 @@ final class RedisLauncher {
         + BIND_ATTEMPTS + " attempts; last output:\n" + lastOutput);
   }
 
+  /**
+   * Starts redis-server on {@code port} (no retry: a port taken fails) and returns once it
+   * answers PING.
+   */
+  static RedisServer startOn(int port) {
+    Launch launch = launch(BINARY.locate(), null, ExtraArgs.NONE, port);
+    Optional<String> failure = launch.awaitReady(null);
+    if (failure.isPresent()) {
+      String lastOutput = launch.abort();
+      throw new IllegalStateException(failure.get() + "; command: " + launch.command
+          + "; last output of redis-server:\n" + lastOutput);
+    }
+    return new RedisServer(launch.port, null, launch.process, launch.dir, launch.hook);
+  }
+
   private static Launch launch(Path binary, String password, ExtraArgs extraArgs) {
+    return launch(binary, password, extraArgs, 0);
+  }
+
+  private static Launch launch(Path binary, String password, ExtraArgs extraArgs,
+      int fixedPort) {
     Path dir = null;
     try {
       int[] ports = ServerProcess.freePorts(2);
-      int port = ports[0];
+      int port = fixedPort > 0 ? fixedPort : ports[0];
       dir = Files.createTempDirectory("windowpane-redis-");
       List<String> command = new ArrayList<>(List.of(binary.toString(),
           "--port", Integer.toString(port), "--bind", HOST, "--save", "", "--appendonly", "no",

@@ -70,6 +70,29 @@ public final class RedisServer implements AutoCloseable {
     return RedisLauncher.start(TestBinaries.REDIS_6.locate(), null, RedisLauncher.ExtraArgs.NONE);
   }
 
+  /**
+   * Starts a server without a password on {@code port} of loopback: again on the port of one
+   * that was {@link #kill() killed}, or on a port a client was given before any server listened
+   * there ({@link #freePort()}), to test starting during an outage.
+   *
+   * @throws IllegalStateException if the port is taken, or as for {@link #start()}
+   */
+  public static RedisServer startOn(int port) {
+    if (port < 1 || port > 65_535) {
+      throw new IllegalArgumentException("port must be in [1, 65535], was " + port);
+    }
+    return RedisLauncher.startOn(port);
+  }
+
+  /** A loopback port nothing listens on now (another process may take it later). */
+  public static int freePort() {
+    try {
+      return io.windowpane.testkit.process.ServerProcess.freePorts(1)[0];
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+  }
+
   /** Returns {@code password} if {@link #startWithPassword} accepts it, else throws. */
   static String checkPassword(String password) {
     if (password == null || password.isEmpty()
