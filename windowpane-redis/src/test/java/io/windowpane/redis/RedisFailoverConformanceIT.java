@@ -2,6 +2,11 @@ package io.windowpane.redis;
 
 import io.windowpane.Failover;
 import io.windowpane.ManualClock;
+import io.windowpane.Quota;
+import io.windowpane.testkit.conformance.ConcurrencyConformance;
+import io.windowpane.testkit.conformance.LimiterConformance;
+import io.windowpane.testkit.leasing.LeasingScenarios;
+import org.junit.jupiter.api.Nested;
 import io.windowpane.Windowpane;
 import io.windowpane.testkit.redis.RedisServer;
 import io.windowpane.testkit.redis.RedisServerExtension;
@@ -10,7 +15,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * A healthy failover chain (Redis on a real redis-server, then the local engine) against every
- * part of the conformance suite: the chain must be invisible while its primary is healthy.
+ * part of the conformance suite, leases and all-or-nothing included, and the limiter parts again
+ * with hot-key leasing on: the chain must be invisible while its primary is healthy.
  * Its thread is off (probes run only when asked), so the manual clock alone drives time, and the
  * call timeout is long, so no call is handed to the fallback.
  */
@@ -27,6 +33,43 @@ class RedisFailoverConformanceIT extends RedisConformanceSuite {
   @Override
   protected int concurrencyOperationsPerPhase() {
     return 500;
+  }
+
+  /** The limiter parts again with hot-key leasing on every limiter, through the chain. */
+  @Nested
+  class LeasingLimiters extends LimiterConformance {
+    @Override
+    protected long[] startInstants() {
+      return TestEngines.startInstants();
+    }
+
+    @Override
+    protected Quota underTest(Quota quota, ManualClock clock) {
+      return LeasingScenarios.leasing(quota, clock);
+    }
+
+    @Override
+    protected Windowpane newEngine(ManualClock clock) {
+      return open(clock);
+    }
+  }
+
+  @Nested
+  class LeasingConcurrency extends ConcurrencyConformance {
+    @Override
+    protected int operationsPerPhase() {
+      return 500;
+    }
+
+    @Override
+    protected Quota underTest(Quota quota, ManualClock clock) {
+      return LeasingScenarios.leasing(quota, clock);
+    }
+
+    @Override
+    protected Windowpane newEngine(ManualClock clock) {
+      return open(clock);
+    }
   }
 
   @Override

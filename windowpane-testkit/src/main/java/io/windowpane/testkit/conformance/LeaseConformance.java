@@ -66,10 +66,17 @@ public abstract class LeaseConformance extends ConformanceBase {
     return limiter.lease(key, min, max).orElseThrow();
   }
 
+  /**
+   * Releases through the Grant form (what a failover chain needs to know the member): a grant
+   * recorded at {@code atMillis}, made by the engine a decision on this limiter comes from.
+   */
   private static void release(RateLimiter limiter, String key, long permits, long atMillis,
       String id) {
     try {
-      limiter.releaseAsync(key, permits, atMillis, id).toCompletableFuture()
+      io.windowpane.Decision by = limiter.peek("capability-probe", 1)
+          .orElse(io.windowpane.Decision.allowed(0)); // an engine without peek: not a chain
+      Grant at = new Grant(by.allowed() ? 1 : 0, atMillis, by);
+      limiter.releaseAsync(key, permits, at, id).toCompletableFuture()
           .get(30, TimeUnit.SECONDS);
     } catch (Exception e) {
       throw new AssertionError("release of " + permits + " at " + atMillis + " failed", e);
