@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Buffered counters against one loopback Redis, one client JVM (docs/leasing.md, "Counters and
-# statistics: buffering"; issue 15): adds/s on one hot key, plain against buffered (staleness
+# statistics: buffering"): adds/s on one hot key, plain against buffered (staleness
 # 100 ms), and whether the count read back after a flush equals the adds made.
 #
 # Usage, from the repository root:

@@ -10,8 +10,8 @@
 #     windowpane-bench/run-failover-drill.sh [--work-tree] [--wait-for-load MAX] [FailoverDrill options]
 #
 # The code measured is the commit checked out (HEAD), exported with `git archive` into a
-# temporary directory and built there, so that other engineers' uncommitted edits in this shared
-# work tree are not measured. --work-tree builds the work tree as it is instead (uncommitted
+# temporary directory and built there, so that uncommitted edits in the work tree are not
+# measured. --work-tree builds the work tree as it is instead (uncommitted
 # changes included; the commit is then recorded as COMMIT+dirty, and tree.txt lists them).
 #
 # --wait-for-load MAX: after the build, wait until the 1-minute load average is below MAX,
@@ -28,8 +28,9 @@
 #
 # Output: windowpane-bench/results/failover-drill-DATE/ (drill.json, summary.md,
 # timeline-kill.md, timeline-hang.md, failover-drill.png, failover-drill-hang.png, output.txt,
-# tree.txt: the git status of the code measured), one line in results/runs.log, and the kill
-# timeline's plot copied to docs/img/failover-drill.png (unless WINDOWPANE_DRILL_NO_DOCS_PNG=1).
+# tree.txt: the git status of the code measured) and one line in results/runs.log; the results
+# directory is ignored by git. With WINDOWPANE_DRILL_DOCS_PNG=1 the kill timeline's plot is also
+# copied to docs/img/failover-drill.png, the plot docs/benchmarks.md shows.
 #
 # Everything the drill starts (redis-server processes, proxies, threads) is its own and stops
 # with it; the JVM is bounded by `timeout` (the budget plus 90 s) and its watchdog. Set
@@ -142,7 +143,7 @@ fi
 echo "$(date -u +%H:%M:%S) $name: $invocation on $commit; $gate$(cat "$out/runs-line.txt")" \
   >>windowpane-bench/results/runs.log
 rm -f "$out/runs-line.txt"
-if [[ "${WINDOWPANE_DRILL_NO_DOCS_PNG:-0}" != 1 && -f "$out/failover-drill.png" ]]; then
+if [[ "${WINDOWPANE_DRILL_DOCS_PNG:-0}" == 1 && -f "$out/failover-drill.png" ]]; then
   mkdir -p docs/img
   cp "$out/failover-drill.png" docs/img/failover-drill.png
   echo "plot copied to docs/img/failover-drill.png"

@@ -1,19 +1,20 @@
 #!/usr/bin/env bash
-# The hot-key figures of docs/benchmarks.md ("Hot key: 1 to 8 threads"), issue 13.
+# The hot-key figures of docs/benchmarks.md ("Local engine: one hot key, 1 to 8 threads").
 #
 # Usage, from the repository root, with a jar built from a clean `git archive` of one commit:
-#   JAR=/tmp/wp-hot/benchmarks.jar OUT=windowpane-bench/results/hotkey-DATE \
-#       windowpane-bench/run-hotkey-benchmarks.sh [BASELINE_JAR]
+#   JAR=/tmp/wp-hot/benchmarks.jar windowpane-bench/run-hotkey-benchmarks.sh [BASELINE_JAR]
+#
+# Output goes to OUT, by default windowpane-bench/results/hotkey-DATE/ (ignored by git).
 #
 # Each line below is one JMH invocation: the listed implementations one after another, each in
 # 3 forks of 2 x 1 s warm-up and 3 x 1 s measurement, -prof gc. Before each invocation the
 # script waits (60 s at a time, at most 20 minutes in all) while the 1-minute load average is
 # above 1.5, and logs the load average it started at in OUT/load.log. With BASELINE_JAR it also
-# runs windowpane panes from that jar (the code before the change) in the same session.
+# runs windowpane panes from that jar (the code before a change) in the same run.
 # WAIT_BUDGET (seconds, default 1200) bounds the waiting for quiet. Set PARTS to run fewer: any of allowed denied atlimit counters acquire stats baseline (default all).
 set -u
 JAR=${JAR:?jar}
-OUT=${OUT:?output directory}
+OUT=${OUT:-windowpane-bench/results/hotkey-$(date -u +%Y%m%d-%H%M%S)}
 mkdir -p "$OUT"
 OPTS=(-f 3 -wi 2 -w 1s -i 3 -r 1s -prof gc -jvmArgsAppend "-Xms2g -Xmx2g -XX:+AlwaysPreTouch")
 waited=0

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Hot-key leasing against one loopback Redis, two client JVMs (docs/leasing.md, issue 15):
+# Hot-key leasing against one loopback Redis, two client JVMs (docs/leasing.md):
 # decisions/s of INCR, a plain limiter and a leasing limiter (hot key and 10,000 keys), and the
 # measured overshoot at limits 1,000 / 10,000 / 100,000 per second beside the stated bound.
 #

@@ -2,7 +2,8 @@
 # Lock mode against the functions: the Redis load generator at 1, 8 and 64 concurrent callers,
 # contenders windowpane-panes and windowpane-log (the functions), windowpane-lockmode (the engine
 # in lock mode, SLIDING_LOG) and lock-zset (the articles' bare lock-guarded sorted set), on a hot
-# key and on 10,000 keys. One JSON and one table per caller count in windowpane-bench/results.
+# key and on 10,000 keys. One JSON and one table per caller count in windowpane-bench/results/
+# (ignored by git).
 #
 #     windowpane-bench/run-lockmode-benchmarks.sh                 # about 4 minutes on 2 cores
 #     windowpane-bench/run-lockmode-benchmarks.sh --duration 2s --warmup 1s    # a smoke run

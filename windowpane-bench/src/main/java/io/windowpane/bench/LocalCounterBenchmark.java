@@ -26,7 +26,7 @@ import org.openjdk.jmh.annotations.Warmup;
 /**
  * Throughput of "record one event on a hot key and get the window's count back" for one
  * sliding-window counter shared by all threads (the counter counterpart of
- * {@link LocalDecideBenchmark}, issue 13): windowpane's {@code WindowCounter.add} on its two
+ * {@link LocalDecideBenchmark}): windowpane's {@code WindowCounter.add} on its two
  * pane algorithms, and {@code WindowCounter.record} (the same without the count: stripes on a
  * hot key), beside Sentinel's {@code BucketLeapArray} (add a pass to the current bucket,
  * then sum the live buckets: what its statistic slot and a QPS read do), a single

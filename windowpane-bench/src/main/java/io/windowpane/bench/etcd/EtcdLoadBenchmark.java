@@ -24,7 +24,7 @@ import java.util.concurrent.atomic.AtomicReference;
 /**
  * etcd load generator: decisions per second and HdrHistogram latencies of windowpane's etcd
  * engine beside a naive compare-and-swap increment loop and plain puts, in one run, on one etcd,
- * at the same concurrency (issue 6, "Hot keys").
+ * at the same concurrency.
  *
  * <p>What is measured: for each thread count (default 16) and scenario, each contender in turn
  * gets a client of its own (its own jetcd {@code Client}, or its own {@code EtcdEngine}) and a key

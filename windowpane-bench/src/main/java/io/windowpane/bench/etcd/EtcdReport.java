@@ -13,7 +13,7 @@ import org.HdrHistogram.Histogram;
 /** Prints the etcd results as tables and turns them into the values of the JSON result file. */
 final class EtcdReport {
 
-  /** Targets of issue 6: windowpane ÷ naive CAS, hot key and many keys. */
+  /** The engine's aims, as windowpane ÷ naive CAS: on a hot key (no give-ups), on many keys. */
   static final double HOT_TARGET = 3.0;
   static final double MANY_TARGET = 0.8;
 
@@ -54,7 +54,7 @@ final class EtcdReport {
 
   /** The ratios windowpane ÷ naive CAS against the targets, one line per scenario and threads. */
   static void printTargets(List<List<EtcdRow>> groups, PrintStream out) {
-    out.println("targets (issue 6): windowpane-etcd / naive-cas >= " + HOT_TARGET
+    out.println("targets: windowpane-etcd / naive-cas >= " + HOT_TARGET
         + "x on the hot key with no give-ups; >= " + MANY_TARGET + "x on many keys");
     for (List<EtcdRow> rows : groups) {
       Optional<EtcdRow> wp = row(rows, EtcdContenderKind.WINDOWPANE);

@@ -10,7 +10,7 @@ import java.util.Map;
 import org.HdrHistogram.Histogram;
 
 /**
- * One run's figures against the goals of issue 12: detection after a kill (p95 over the trials)
+ * One run's figures against the failover goals: detection after a kill (p95 over the trials)
  * and after a hang, the decision p99 while the chain is on the local fallback, the time to recover
  * once Redis is back, events lost, and the fleet's overshoot.
  */

@@ -14,7 +14,7 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * The failover drill (issue 12): a {@link io.windowpane.Failover} chain of Redis, then the local
+ * The failover drill: a {@link io.windowpane.Failover} chain of Redis, then the local
  * engine, with default options, under constant paced load while a real {@code redis-server} is
  * killed and restarted, or hung and resumed, and a fleet of chains sharing one Redis loses it.
  *

@@ -20,7 +20,7 @@ import java.util.concurrent.atomic.LongAdder;
 
 /**
  * Buffered counters against one loopback Redis (docs/leasing.md, "Counters and statistics:
- * buffering"; issue 15): {@code add}s/s on one hot key from {@code threads} threads of one JVM,
+ * buffering"): {@code add}s/s on one hot key from {@code threads} threads of one JVM,
  * a {@code plain} counter (every add one function call) against the same counter
  * {@code buffered} with a staleness bound of 100 ms ({@code add} answered from the node's view,
  * events sent every 50 ms). After each run the counter is flushed and the count read back from

@@ -16,7 +16,7 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Hot-key leasing against one loopback Redis (docs/leasing.md, issue 15), two client JVMs
+ * Hot-key leasing against one loopback Redis (docs/leasing.md), two client JVMs
  * ({@link LeasingNode}) sharing every limit, started together and measured over the same
  * interval:
  *

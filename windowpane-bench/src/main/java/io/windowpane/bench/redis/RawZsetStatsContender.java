@@ -19,7 +19,7 @@ import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
 
 /*
- * Design note: the seed article's statistics design, without its lock. Every raw value of the
+ * Design note: the statistics design that articles publish for Redis, without its lock. Every raw value of the
  * window is a member of one sorted set per key, scored by its time (ms); a member must be unique,
  * so it is "<value>:<sequence>" (e.g. "23.457:81234"; an article's UUID would make it longer).
  * On every request the client

@@ -4,7 +4,7 @@ import io.windowpane.MillisClock;
 import java.util.concurrent.ConcurrentHashMap;
 
 /*
- * Design note: the raw-array design, in process. It is the seed article's design (every raw
+ * Design note: the raw-array design, in process. It is the design that articles publish (every raw
  * value of the window kept, the whole window fetched and the statistics recomputed on each
  * request) without Redis: per key, a ring of (time, value) pairs in two primitive arrays (no
  * boxing), grown by doubling like ArrayDeque. A record drops the expired values at the head and

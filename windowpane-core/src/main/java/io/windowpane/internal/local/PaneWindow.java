@@ -58,7 +58,7 @@ import java.lang.invoke.VarHandle;
  * slot can hold has the parity of its index (slotLag). That bit is HOT.
  *
  * Hot panes (limits only). One word per pane means every allowed decision of a hot key CASes
- * the same cache line, and two threads fight over it (issue 13: 2 threads ran slower than 1).
+ * the same cache line, and two threads fight over it (measured: 2 threads ran slower than 1).
  * So a limiter window whose slot CAS fails a few times (COLLISIONS_BEFORE_STRIPES) gets
  * S = 8 stripes (PaneStripes, 128 bytes apart, allocated once, for contended keys only), and a
  * pane may then be opened HOT: its slot starts at A = S x chunk, the whole allotment of the
@@ -87,8 +87,8 @@ import java.lang.invoke.VarHandle;
  * bound). Otherwise, and after any denial-side miss, the pane is the exact single word. Limits
  * below 512 (chunk < 16) never stripe. No transfer between words ever happens: the allotment
  * is fixed when the pane opens and the unspent part is taken back in the same CAS that clears
- * HOT, so there is no in-flight slack for a denier to miss (the flaw of the earlier "grant on
- * demand" sketch in issue 2).
+ * HOT, so there is no in-flight slack for a denier to miss (the flaw of granting allotment to
+ * stripes on demand).
  *
  * Stripes and panes. A stripe word (tag | sealed | used) only moves forward for a pane. It is
  * taken over by a newer hot pane only after the older pane was closed (for P >= 2 the newer

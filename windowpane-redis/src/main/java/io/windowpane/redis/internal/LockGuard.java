@@ -10,7 +10,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.LongFunction;
 
 /*
- * Design note. Lock mode runs each operation the way the articles this project grew from do:
+ * Design note. Lock mode runs each operation the way articles on Redis rate limiting do:
  * take a Redis lock on the logical key (wp_lock: SET NX PX semantics with a token), read the
  * time, run plain sorted-set commands, release the lock (wp_unlock, compare-token). A caller that
  * finds the lock taken retries after a jittered exponential backoff (1 ms doubling to 20 ms) until

@@ -28,7 +28,7 @@ public final class DebianPackages {
 
   /*
    * Design note. The test command must pass on a fresh machine with only Java and Maven, so a
-   * server binary that is missing is obtained rather than reported (issue 19). Debian's packages are
+   * server binary that is missing is obtained rather than reported. Debian's packages are
    * the source for what Maven Central does not ship (redis-server 7, redis-cli, etcd): this class
    * runs `apt-get install -y` for the missing packages, and `apt-get update` first when the
    * package lists are empty (fresh container images ship none) or when an install fails for want
