@@ -76,6 +76,29 @@ class EnvoyRlsRedisIT {
   }
 
   @Test
+  void nearAndOverSplitAsTheReference_remainingZero_moreHitsThanTheLimitPeeked_onRedis()
+      throws Exception {
+    try (RedisServer redis = RedisServer.start();
+        WindowpaneServer server = serve(redis);
+        RlsClient rls = new RlsClient(server.grpcPort().getAsInt())) {
+      // 100 a day, near from 80. 75 hits: none near.
+      assertThat(rls.call(RlsClient.request("messaging", 75, d("to_number=9")))
+          .getOverallCode()).isEqualTo(Code.OK);
+      // 75 used + 30: 5 beyond 100, 20 from 80 to 100; limit_remaining 0, not the 25 left.
+      RateLimitResponse over = rls.call(RlsClient.request("messaging", 30, d("to_number=9")));
+      assertThat(over.getOverallCode()).isEqualTo(Code.OVER_LIMIT);
+      assertThat(over.getStatuses(0).getLimitRemaining()).isZero();
+      assertThat(RlsStats.of(server, "messaging.to_number"))
+          .isEqualTo(new RlsStats(105, 5, 20, 75, 0));
+      // 150 hits: denied without the engine; a peek reads the 75 used: 125 over, 20 near.
+      assertThat(rls.call(RlsClient.request("messaging", 150, d("to_number=9")))
+          .getOverallCode()).isEqualTo(Code.OVER_LIMIT);
+      assertThat(RlsStats.of(server, "messaging.to_number"))
+          .isEqualTo(new RlsStats(255, 130, 40, 75, 0));
+    }
+  }
+
+  @Test
   void concurrentCallers_exactlyTheLimitIsAllowed_onRedis() throws Exception {
     try (RedisServer redis = RedisServer.start();
         WindowpaneServer server = serve(redis)) {

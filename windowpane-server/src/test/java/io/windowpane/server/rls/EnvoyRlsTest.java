@@ -20,10 +20,6 @@ import io.windowpane.ManualClock;
 import io.windowpane.Windowpane;
 import io.windowpane.server.WindowpaneServer;
 import io.windowpane.server.config.ServerConfig;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.stream.Collectors;
@@ -395,8 +391,6 @@ class EnvoyRlsTest {
   }
 
   private String scrape() throws Exception {
-    return HttpClient.newHttpClient().send(HttpRequest.newBuilder(
-            URI.create(server.url() + "/metrics")).build(),
-        HttpResponse.BodyHandlers.ofString()).body();
+    return RlsStats.scrape(server);
   }
 }

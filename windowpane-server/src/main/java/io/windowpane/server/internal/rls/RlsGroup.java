@@ -32,7 +32,9 @@ import java.util.concurrent.atomic.AtomicBoolean;
  *
  * A descriptor the request was denied before (not asked) is peeked afterwards for its status
  * (what its limit holds now, recording nothing): one more engine call, only for denied
- * requests of several descriptors.
+ * requests of several descriptors. A descriptor over without the engine is peeked too (if its
+ * rule has a limiter), for the count its near/over statistics are split at (RlsMetrics): one
+ * more engine call, only for a request whose hits exceed a limit.
  *
  * An engine that cannot lease (a failover chain, for now) answers empty: each enforced
  * descriptor is then decided on its own, as before this existed, and a warning is logged once.
@@ -52,8 +54,9 @@ final class RlsGroup {
     for (Check c : checks) {
       if (c.reachesEngine() && !c.match.rule().shadow()) {
         // at most 64 descriptors of at most 2^32 hits: no overflow
-        sums.merge(c.match.rule().limiter().name() + '\u0000' + c.match.counterKey(), c.hits,
-            Long::sum);
+        String key = c.match.rule().limiter().name() + '\u0000' + c.match.counterKey();
+        c.earlierHits = sums.getOrDefault(key, 0L);
+        sums.merge(key, c.hits, Long::sum);
       }
     }
     List<Check> group = new ArrayList<>();
@@ -79,17 +82,33 @@ final class RlsGroup {
       pending.add(decideGroup(wp, group));
     }
     return CompletableFuture.allOf(pending.toArray(new CompletableFuture<?>[0]))
-        .thenCompose(v -> peekNotAsked(checks));
+        .thenCompose(v -> peekUndecided(checks));
   }
 
   /**
    * Reads the state of each descriptor not asked (the request was denied before it) without
-   * recording anything, for its status; an engine that cannot peek (etcd) leaves it unknown.
+   * recording anything, for its status, and the room of each one over without the engine
+   * (for its statistics); an engine that cannot peek (etcd) leaves them unknown.
    */
-  private static CompletableFuture<Void> peekNotAsked(List<Check> checks) {
+  private static CompletableFuture<Void> peekUndecided(List<Check> checks) {
     List<CompletableFuture<?>> peeks = new ArrayList<>();
     for (Check c : checks) {
-      if (c.notAsked) {
+      if (c.overWithoutEngine && c.match.rule().limiter() != null) {
+        // For statistics only: the denial stands without it, so a failed peek leaves the room
+        // unknown instead of failing the request.
+        try {
+          peeks.add(c.match.rule().limiter().peekAsync(c.match.counterKey(), 1)
+              .toCompletableFuture().handle((d, failure) -> {
+                if (d != null) {
+                  d.ifPresent(p -> c.peekedRoom = p.allowed() ? p.remaining() + 1
+                      : p.remaining());
+                }
+                return null;
+              }));
+        } catch (RuntimeException e) {
+          // room unknown: counted as the engine-less denial it is (RlsMetrics)
+        }
+      } else if (c.notAsked) {
         try {
           peeks.add(c.match.rule().limiter().peekAsync(c.match.counterKey(), c.hits)
               .toCompletableFuture().thenAccept(d -> c.decision = d.map(p -> p.allowed()

@@ -16,6 +16,13 @@ import java.util.List;
  * {@code key}; the rule applies only when it sits at the depth of the descriptor's last entry
  * (a longer or shorter descriptor does not match it). A level without children ends the walk.
  *
+ * <p>Metric key: the rule's path with the values that matched by value (or of a
+ * {@code value_to_metric} level); with {@code detailed_metric}, every entry's
+ * {@code key_value}, except that when a {@code share_threshold} wildcard matched, those entries
+ * show the pattern ({@code domain.service_svc/*.endpoint_get}) and an entry with an empty value
+ * shows its key alone, as envoyproxy/ratelimit's {@code GetLimit} builds it: the statistics of
+ * a shared window are not split across its values.
+ *
  * <p>Counter key: the entries' values, each prefixed by its length (so no separator can be
  * forged); an entry matched by a {@code share_threshold} wildcard counts under the pattern
  * instead, so all its values share one window. A key longer than the library's 256 characters
@@ -31,6 +38,8 @@ record RlsMatch(RlsRule rule, String counterKey, String metricKey) {
     RlsRule rule = null;
     StringBuilder detailed = new StringBuilder(domain);
     StringBuilder valued = new StringBuilder(domain);
+    StringBuilder sharedDetailed = new StringBuilder(domain);
+    boolean shared = false;
     StringBuilder key = new StringBuilder();
     for (int i = 0; i < entries.size(); i++) {
       Entry e = entries.get(i);
@@ -51,8 +60,14 @@ record RlsMatch(RlsRule rule, String counterKey, String metricKey) {
       if (next == null) {
         next = level.children.get(e.getKey());
       }
-      String counted = wildcard != null && next.shareThreshold ? "*" + wildcard.value()
-          : e.getValue();
+      boolean sharing = wildcard != null && next.shareThreshold;
+      shared |= sharing;
+      String counted = sharing ? "*" + wildcard.value() : e.getValue();
+      sharedDetailed.append('.').append(e.getKey());
+      String detailedValue = sharing ? wildcard.value() : e.getValue();
+      if (!detailedValue.isEmpty()) {
+        sharedDetailed.append('_').append(detailedValue);
+      }
       key.append(counted.length()).append(':').append(counted);
       valued.append('.').append(e.getKey());
       if (next != null) {
@@ -75,7 +90,8 @@ record RlsMatch(RlsRule rule, String counterKey, String metricKey) {
     if (rule == null) {
       return null;
     }
-    String metric = rule.detailedMetric() ? detailed.toString() : valued.toString();
+    String metric = !rule.detailedMetric() ? valued.toString()
+        : shared ? sharedDetailed.toString() : detailed.toString();
     return new RlsMatch(rule, counterKey(key.toString()), metric);
   }
 

@@ -1,6 +1,5 @@
 package io.windowpane.server.internal.rls;
 
-import io.envoyproxy.envoy.service.ratelimit.v3.RateLimitResponse.DescriptorStatus;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.util.concurrent.ConcurrentHashMap;
@@ -15,14 +14,17 @@ import java.util.concurrent.ConcurrentMap;
  *   <li>{@code windowpane_rls_total_hits_total{descriptor}}: every hit of a matched rule (the
  *       only one counting the hits of a descriptor in a request another descriptor denied:
  *       they were given back, or not asked for);
- *   <li>{@code windowpane_rls_over_limit_total{descriptor}}: hits over the limit (shadow
+ *   <li>{@code windowpane_rls_over_limit_total{descriptor}}: hits beyond the limit (shadow
  *       included);
- *   <li>{@code windowpane_rls_near_limit_total{descriptor}}: allowed hits that left less than
- *       20% of the limit;
+ *   <li>{@code windowpane_rls_near_limit_total{descriptor}}: hits between 80% of the limit and
+ *       the limit;
  *   <li>{@code windowpane_rls_within_limit_total{descriptor}}: allowed hits;
- *   <li>{@code windowpane_rls_shadow_mode_total{descriptor}}: over-limit hits a
+ *   <li>{@code windowpane_rls_shadow_mode_total{descriptor}}: hits beyond the limit that a
  *       {@code shadow_mode} rule let through.
  * </ul>
+ *
+ * One request's hits are split between near and over at the thresholds exactly as
+ * envoyproxy/ratelimit splits them ({@link RlsHitSplit}).
  *
  * The {@code descriptor} tag is the rule's path ({@code domain.key_value.key}), or the runtime
  * values with {@code detailed_metric} / {@code value_to_metric}. Those can be many: past
@@ -39,7 +41,7 @@ final class RlsMetrics {
     this.registry = registry;
   }
 
-  void count(RlsService.Check check, DescriptorStatus status) {
+  void count(RlsService.Check check) {
     if (check.match == null || check.match.rule().unlimited()) {
       if (check.match != null) { // an unlimited rule counts its hits only
         meters(check.match)[0].increment(check.hits);
@@ -47,23 +49,22 @@ final class RlsMetrics {
       return;
     }
     Counter[] c = meters(check.match);
-    long hits = check.hits;
-    c[0].increment(hits);
+    c[0].increment(check.hits);
     if (!check.decided()) { // given back or not asked: another descriptor denied the request
       return;
     }
-    if (check.overLimit()) {
-      c[1].increment(hits);
-      if (check.match.rule().shadow()) {
-        c[4].increment(hits);
-      }
-    } else {
-      c[3].increment(hits);
-      long limit = check.match.rule().requestsPerUnit();
-      if (Integer.toUnsignedLong(status.getLimitRemaining())
-          < limit * (1 - RlsService.NEAR_LIMIT_RATIO)) {
-        c[2].increment(hits);
-      }
+    RlsRule rule = check.match.rule();
+    RlsHitSplit split = RlsHitSplit.of(rule.requestsPerUnit(), check.used(), check.hits,
+        check.overLimit(), rule.shadow());
+    increment(c[1], split.over());
+    increment(c[2], split.near());
+    increment(c[3], split.within());
+    increment(c[4], split.shadow());
+  }
+
+  private static void increment(Counter counter, long amount) {
+    if (amount > 0) {
+      counter.increment(amount);
     }
   }
 
@@ -82,9 +83,9 @@ final class RlsMetrics {
   private Counter[] register(String descriptor) {
     String[] names = {"total.hits", "over.limit", "near.limit", "within.limit", "shadow.mode"};
     String[] help = {"Hits of descriptors that matched a rule",
-        "Hits over the limit (shadow mode included)",
-        "Allowed hits that left less than 20% of the limit",
-        "Allowed hits", "Over-limit hits that a shadow_mode rule let through"};
+        "Hits beyond the limit (shadow mode included)",
+        "Hits between 80% of the limit and the limit",
+        "Allowed hits", "Hits beyond the limit that a shadow_mode rule let through"};
     Counter[] c = new Counter[names.length];
     for (int i = 0; i < names.length; i++) {
       c[i] = Counter.builder("windowpane.rls." + names[i])

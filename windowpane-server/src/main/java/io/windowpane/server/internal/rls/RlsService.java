@@ -47,8 +47,6 @@ final class RlsService implements RateLimitServiceGrpc.AsyncService {
   static final int MAX_TEXT = 1024;
   /** {@code limit_remaining} of an unlimited descriptor: uint32's largest value. */
   static final int UNLIMITED_REMAINING = (int) 0xFFFF_FFFFL;
-  /** A descriptor is near its limit when fewer than this share of its limit remains. */
-  static final double NEAR_LIMIT_RATIO = 0.8;
 
   private final Windowpane wp;
   private volatile RlsConfig config; // swapped whole by RlsReloader
@@ -178,7 +176,7 @@ final class RlsService implements RateLimitServiceGrpc.AsyncService {
     DescriptorStatus tightest = null;
     for (Check c : checks) {
       DescriptorStatus s = c.status(now);
-      metrics.count(c, s);
+      metrics.count(c);
       out.addStatuses(s);
       boolean denied = s.getCode() == Code.OVER_LIMIT;
       over |= denied;
@@ -229,6 +227,13 @@ final class RlsService implements RateLimitServiceGrpc.AsyncService {
     boolean notAsked;
     /** Had room, but another descriptor denied the request: its hits were given back. */
     boolean givenBack;
+    /**
+     * Hits of the request's earlier descriptors under the same rule and counter key: the
+     * reference counts them before this one. Read only when over without the engine.
+     */
+    long earlierHits;
+    /** Room of the window, peeked when over without the engine; -1 when not known. */
+    long peekedRoom = -1;
 
     Check(RlsMatch match, long hits) {
       this.match = match;
@@ -259,6 +264,25 @@ final class RlsService implements RateLimitServiceGrpc.AsyncService {
       return !notAsked && !givenBack;
     }
 
+    /**
+     * The window's count before this request's hits ("used", the reference's
+     * {@code limitBeforeIncrease}), from the decision's remaining; -1 when not known (over
+     * without the engine on an engine that cannot peek). Only for decided checks of a limited
+     * rule.
+     */
+    long used() {
+      RlsRule rule = match.rule();
+      long limit = rule.requestsPerUnit();
+      if (rule.limiter() == null) { // requests_per_unit 0: always at or over the limit
+        return 0;
+      }
+      if (overWithoutEngine) {
+        return peekedRoom < 0 ? -1 : Math.max(0, limit - peekedRoom) + earlierHits;
+      }
+      long room = decision.allowed() ? decision.remaining() + hits : decision.remaining();
+      return Math.max(0, limit - room);
+    }
+
     /** Whether the limit said no (shadow mode then still answers OK). */
     boolean overLimit() {
       return overWithoutEngine || decision != null && !decision.allowed();
@@ -280,7 +304,9 @@ final class RlsService implements RateLimitServiceGrpc.AsyncService {
       if (notAsked && decision == null) { // not asked, and the engine cannot peek
         return s.setLimitRemaining((int) rule.requestsPerUnit()).build();
       }
-      long remaining = decision != null ? decision.remaining() : 0;
+      // Over (shadow included): 0, as envoyproxy/ratelimit answers, not the room these hits
+      // did not fit in.
+      long remaining = overLimit() ? 0 : decision.remaining();
       s.setLimitRemaining((int) Math.min(remaining, 0xFFFF_FFFFL));
       long untilReset;
       if (overLimit()) {
