@@ -222,7 +222,7 @@ final class FailoverLimiterStore extends MemberStores<LimiterStore> implements L
     } catch (RuntimeException e) {
       return CompletableFuture.failedFuture(e);
     }
-    return m.inProcess ? sent : chain.timed(sent, chain.settings.callTimeoutMillis());
+    return m.inProcess ? sent : chain.timed(sent, m.callTimeoutMillis);
   }
 
   /** Refused: without the grant the chain cannot know which member to give back to. */
