@@ -199,6 +199,76 @@ class RedisChainCompositionIT {
     }
   }
 
+  @Test
+  void leasingInTwoJvms_acrossARedisKillAndRestart_staysWithinTheFleetBound() throws Exception {
+    RedisServer redis = RedisServer.start();
+    int port = redis.port();
+    long limit = 2_000;
+    java.nio.file.Path javaBin = java.nio.file.Path.of(System.getProperty("java.home"), "bin",
+        "java");
+    List<Process> nodes = new ArrayList<>();
+    List<java.io.BufferedReader> outputs = new ArrayList<>();
+    RedisServer again = null;
+    try {
+      for (int n = 0; n < 2; n++) {
+        Process p = new ProcessBuilder(List.of(javaBin.toString(), "-cp",
+            System.getProperty("java.class.path"), ChainLeasingNodeMain.class.getName(),
+            redis.uri(), Long.toString(limit)))
+            .redirectError(ProcessBuilder.Redirect.DISCARD).start();
+        nodes.add(p);
+        outputs.add(new java.io.BufferedReader(new java.io.InputStreamReader(
+            p.getInputStream())));
+      }
+      for (java.io.BufferedReader out : outputs) { // both nodes deciding on Redis (bounded)
+        assertThat(out.readLine()).isEqualTo("ready");
+      }
+      Thread.sleep(1_500);
+      redis.kill();
+      Thread.sleep(1_500);
+      again = RedisServer.startOn(port);
+      Thread.sleep(3_000); // both chains back on Redis (about 1 s) and leasing again
+      for (Process p : nodes) {
+        p.getOutputStream().write('\n');
+        p.getOutputStream().flush();
+      }
+      Map<Long, Long> windows = new java.util.TreeMap<>();
+      long leases = 0;
+      for (int n = 0; n < nodes.size(); n++) {
+        StringBuilder text = new StringBuilder();
+        for (String line; (line = outputs.get(n).readLine()) != null; ) {
+          text.append(line).append('\n');
+        }
+        String out = text.toString();
+        assertThat(nodes.get(n).waitFor(30, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+        assertThat(out).as("node output").contains("errors 0", "wrong 0");
+        for (String line : out.split("\n")) {
+          String[] f = line.trim().split(" ");
+          if (f[0].equals("window")) {
+            windows.merge(Long.parseLong(f[1]), Long.parseLong(f[2]), Long::sum);
+          } else if (f[0].equals("leases")) {
+            leases += Long.parseLong(f[1]);
+          }
+        }
+      }
+      assertThat(leases).as("the nodes leased").isPositive();
+      assertThat(windows).isNotEmpty();
+      // a fleet of 2 at fleetNodes(2): at most L in a window on one member, and at most 2L in
+      // one that straddles the trip or the recovery (docs/failover.md)
+      for (Map.Entry<Long, Long> w : windows.entrySet()) {
+        assertThat(w.getValue()).as("window %s of %s", w.getKey(), windows)
+            .isLessThanOrEqualTo(2 * limit);
+      }
+    } finally {
+      for (Process p : nodes) {
+        p.destroyForcibly();
+      }
+      if (again != null) {
+        again.close();
+      }
+      redis.close();
+    }
+  }
+
   /**
    * An engine over another that remembers the grants its limiters made and records any release
    * of a grant it did not make (key and instant): what a release sent to the wrong member shows.

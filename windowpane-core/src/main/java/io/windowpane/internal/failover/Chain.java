@@ -181,7 +181,11 @@ public final class Chain {
   interface Replayable {
     Journal journal();
 
+    /** One batch into member {@code member}. */
     CompletionStage<Void> replay(int member, String key, Journal.Batch batch);
+
+    /** Many batches into member {@code member}, in as few engine calls as it can. */
+    CompletionStage<Void> replayAll(int member, List<Journal.Pending> batches);
   }
 
   // ---- what the stores use -----------------------------------------------------------------

@@ -267,4 +267,14 @@ final class FailoverLimiterStore extends MemberStores<LimiterStore> implements L
   public CompletionStage<Void> replay(int member, String key, Journal.Batch batch) {
     return stores[member].replayAsync(key, batch.count, batch.atMillis, batch.id);
   }
+
+  @Override
+  public CompletionStage<Void> replayAll(int member, List<Journal.Pending> batches) {
+    List<io.windowpane.spi.ReplayBatch> out = new ArrayList<>(batches.size());
+    for (Journal.Pending p : batches) {
+      out.add(new io.windowpane.spi.ReplayBatch(p.key(), p.batch().count, null,
+          p.batch().atMillis, p.batch().id));
+    }
+    return stores[member].replayAllAsync(out);
+  }
 }

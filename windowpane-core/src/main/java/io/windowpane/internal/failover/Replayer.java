@@ -24,6 +24,10 @@ import java.util.concurrent.atomic.AtomicLong;
  * traffic keeps priority: at most LIVE_IN_FLIGHT calls in flight (a live call on the same
  * connection waits behind at most that many) and at most LIVE_BATCHES_PER_ROUND batches a round.
  *
+ * Batches go out through the stores' replayAllAsync, up to REPLAY_CHUNK in one call: an engine
+ * that batches replays (one FCALL, one transaction) sends many in one round trip; the in-flight
+ * limits count batches, so the pacing holds for engines that do not.
+ *
  * One replay per member at a time: the batches a running replay sent would otherwise go out
  * again (harmless, the ids make it idempotent, but wasted).
  */
@@ -31,14 +35,16 @@ final class Replayer {
 
   private static final System.Logger LOG = System.getLogger("io.windowpane.failover");
 
-  /** Replay calls in flight while a member catches up (it takes no calls meanwhile). */
+  /** Batches in flight while a member catches up (it takes no calls meanwhile). */
   static final int CATCH_UP_IN_FLIGHT = 256;
   /** A member is caught up when no more than this many events are left for it. */
   static final long CAUGHT_UP_EVENTS = 1_000;
   /** The most catch-up rounds before a member takes calls again. */
   static final int CATCH_UP_ROUNDS = 4;
-  /** Replay calls in flight while the member also takes live calls. */
+  /** Batches in flight while the member also takes live calls. */
   static final int LIVE_IN_FLIGHT = 16;
+  /** The most batches in one replay call (one engine call where the engine batches them). */
+  static final int REPLAY_CHUNK = 64;
   /** The most batches replayed in one round while the member takes live calls. */
   static final int LIVE_BATCHES_PER_ROUND = 4_096;
 
@@ -134,41 +140,96 @@ final class Replayer {
     return pending;
   }
 
+  /**
+   * Sends {@code all[from..]} into member {@code m}, {@code inFlight} batches at a time: each
+   * store's share of them in calls of at most REPLAY_CHUNK batches (one engine call where the
+   * engine batches replays). A call that fails is sent again batch by batch, so a refusal
+   * (e.g. an exact window past its bound) loses only its own batch.
+   */
   private CompletableFuture<Void> sendFrom(int m, List<Object[]> all, int from,
       AtomicLong events, int inFlight) {
     if (from >= all.size()) {
       return CompletableFuture.completedFuture(null);
     }
     int to = Math.min(all.size(), from + inFlight);
-    List<CompletableFuture<Void>> sent = new ArrayList<>();
+    java.util.Map<Chain.Replayable, List<Journal.Pending>> byStore =
+        new java.util.LinkedHashMap<>();
     for (int i = from; i < to; i++) {
-      Chain.Replayable r = (Chain.Replayable) all.get(i)[0];
-      Journal.Pending p = (Journal.Pending) all.get(i)[1];
+      byStore.computeIfAbsent((Chain.Replayable) all.get(i)[0], r -> new ArrayList<>())
+          .add((Journal.Pending) all.get(i)[1]);
+    }
+    long timeout = Math.max(members[m].callTimeoutMillis, members[m].probeTimeoutMillis) * 10;
+    List<CompletableFuture<Void>> sent = new ArrayList<>();
+    for (java.util.Map.Entry<Chain.Replayable, List<Journal.Pending>> e : byStore.entrySet()) {
+      Chain.Replayable r = e.getKey();
+      List<Journal.Pending> batches = e.getValue();
+      for (int c = 0; c < batches.size(); c += REPLAY_CHUNK) {
+        List<Journal.Pending> chunk = batches.subList(c, Math.min(batches.size(),
+            c + REPLAY_CHUNK));
+        CompletableFuture<Void> f;
+        try {
+          f = Router.timed(chunk.size() == 1 ? r.replay(m, chunk.get(0).key(),
+              chunk.get(0).batch()) : r.replayAll(m, chunk), timeout);
+        } catch (RuntimeException x) {
+          f = CompletableFuture.failedFuture(x);
+        }
+        sent.add(f.handle((v, x) -> {
+          if (x == null) {
+            for (Journal.Pending p : chunk) {
+              events.addAndGet(p.batch().count);
+              r.journal().delivered(p.key(), p.batch(), m, false);
+            }
+            return CompletableFuture.<Void>completedFuture(null);
+          }
+          Throwable cause = Router.unwrap(x);
+          if (chunk.size() > 1) {
+            return oneByOne(m, r, chunk, events, timeout);
+          }
+          if (Router.isRefusal(cause)) {
+            refused(m, r, chunk.get(0), cause);
+            return CompletableFuture.<Void>completedFuture(null);
+          }
+          return CompletableFuture.<Void>failedFuture(cause);
+        }).thenCompose(x -> x));
+      }
+    }
+    return CompletableFuture.allOf(sent.toArray(new CompletableFuture<?>[0]))
+        .thenCompose(x -> sendFrom(m, all, to, events, inFlight));
+  }
+
+  /** A failed call's batches, each on its own. */
+  private CompletableFuture<Void> oneByOne(int m, Chain.Replayable r,
+      List<Journal.Pending> chunk, AtomicLong events, long timeout) {
+    List<CompletableFuture<Void>> sent = new ArrayList<>();
+    for (Journal.Pending p : chunk) {
       CompletableFuture<Void> f;
       try {
-        f = Router.timed(r.replay(m, p.key(), p.batch()),
-            Math.max(members[m].callTimeoutMillis, members[m].probeTimeoutMillis) * 10);
-      } catch (RuntimeException e) {
-        f = CompletableFuture.failedFuture(e);
+        f = Router.timed(r.replay(m, p.key(), p.batch()), timeout);
+      } catch (RuntimeException x) {
+        f = CompletableFuture.failedFuture(x);
       }
-      sent.add(f.handle((v, e) -> {
-        if (e == null) {
+      sent.add(f.handle((v, x) -> {
+        if (x == null) {
           events.addAndGet(p.batch().count);
           r.journal().delivered(p.key(), p.batch(), m, false);
           return null;
         }
-        Throwable cause = Router.unwrap(e);
-        if (Router.isRefusal(cause)) { // e.g. an exact window past its bound: refused for good
-          LOG.log(Level.WARNING, "failover: {0} refused a replay of {1} events of key {2}, "
-              + "counted as lost: {3}", members[m].name, p.batch().count, p.key(), cause);
-          r.journal().delivered(p.key(), p.batch(), m, true);
+        Throwable cause = Router.unwrap(x);
+        if (Router.isRefusal(cause)) {
+          refused(m, r, p, cause);
           return null;
         }
         throw new CompletionException(cause);
       }));
     }
-    return CompletableFuture.allOf(sent.toArray(new CompletableFuture<?>[0]))
-        .thenCompose(x -> sendFrom(m, all, to, events, inFlight));
+    return CompletableFuture.allOf(sent.toArray(new CompletableFuture<?>[0]));
+  }
+
+  /** A batch the member refused for good (e.g. an exact window past its bound): lost. */
+  private void refused(int m, Chain.Replayable r, Journal.Pending p, Throwable cause) {
+    LOG.log(Level.WARNING, "failover: {0} refused a replay of {1} events of key {2}, counted "
+        + "as lost: {3}", members[m].name, p.batch().count, p.key(), cause);
+    r.journal().delivered(p.key(), p.batch(), m, true);
   }
 
   /** Logs a failed replay of stragglers: each new cause at once, a repeated one every 10 s. */
