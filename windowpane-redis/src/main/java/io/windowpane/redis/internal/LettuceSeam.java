@@ -54,9 +54,11 @@ import java.util.function.Supplier;
  * Lettuce 6.8 (Spring Boot 4.0.x's) has no such API and no such notifications; the engine is
  * built against 7.x and runs on both, because MaintNotifications sets the option through
  * reflection looked up once, only where the class exists (its design note says why not a
- * direct call). Nothing else here needs Lettuce 7: the module compiles against 6.8.2 too
- * (-Dlettuce.version=6.8.2.RELEASE) and its conformance suite passes there, and
- * examples/spring-boot-parent-demo runs the engine on Spring Boot's Lettuce in every build.
+ * direct call). Nothing else in the module needs Lettuce 7 (RedisEngine sets passwords with a
+ * StaticCredentialsProvider: setAuthentication is 7-only): it compiles against 6.8.2 too (mvn
+ * clean ... -Dlettuce.version=6.8.2.RELEASE; without clean the compiler keeps classes built
+ * against 7.x), and examples/spring-boot-parent-demo checks every Lettuce reference of the
+ * module against Spring Boot's Lettuce and runs the engine on it, in every build.
  *
  * Loading. In FUNCTIONS mode the library is checked on every primary at start (FCALL wp_version)
  * and loaded with FUNCTION LOAD REPLACE where it is absent or older; a newer library is left in
