@@ -22,9 +22,10 @@ final class MaintNotifications {
    *
    * Why reflection, looked up once. A direct call in a holder class that is only loaded behind a
    * class-presence check would work as well at run time, but the module would then no longer
-   * compile against 6.8, and compiling and testing it with -Dlettuce.version=6.8.x.RELEASE is the
-   * cheapest way to show that no other 7-only API has crept in. The cost is two lookups per JVM
-   * and one Method.invoke per client created, never per call. When the lookup fails (Lettuce 6.x,
+   * compile against 6.8, and compiling and running its tests with -Dlettuce.version=6.8.x.RELEASE
+   * is the plainest way to try it on 6.8 (examples/spring-boot-parent-demo's LettuceLinkageTest
+   * checks the references of the 7.x-built classes against Boot's Lettuce in every build). The
+   * cost is two lookups per JVM and one Method.invoke per client created, never per call. When the lookup fails (Lettuce 6.x,
    * or a later Lettuce that renamed the API) nothing is set: on 6.x there are no notifications to
    * switch off, and on a renamed API Lettuce's own default applies, as before the engine chose.
    */
