@@ -2,6 +2,7 @@ package io.windowpane.config;
 
 import io.windowpane.Windowpane;
 import io.windowpane.spi.Engine;
+import io.windowpane.spi.EngineSettings;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -194,6 +195,25 @@ public final class EngineConfig {
   /** The etcd members' client URLs; empty without an etcd engine. */
   public List<String> etcdEndpoints() {
     return etcd.endpoints();
+  }
+
+  /**
+   * The options of {@code kind} (redis or etcd) as its {@link io.windowpane.spi.EngineProvider}
+   * receives them when the engine is opened: the block's values under the block's names, an
+   * option not given left out. Given whether or not {@code kind} is used (then its defaults).
+   *
+   * @throws IllegalArgumentException for {@link Kind#LOCAL}, which is built in
+   */
+  public EngineSettings engineSettings(Kind kind) {
+    switch (kind) {
+      case REDIS:
+        return redis.engineSettings();
+      case ETCD:
+        return etcd.engineSettings();
+      default:
+        throw new IllegalArgumentException("kind must be redis or etcd (local is built in and"
+            + " takes no provider), was " + kind.label());
+    }
   }
 
   /** The {@code engine.etcd} block. */

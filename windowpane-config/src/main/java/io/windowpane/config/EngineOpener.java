@@ -71,8 +71,7 @@ final class EngineOpener {
       config.localMaxKeys().ifPresent(local::maxKeys);
       return local.buildEngine();
     }
-    EngineSettings settings = kind == Kind.REDIS ? config.redis().engineSettings()
-        : config.etcd().engineSettings();
+    EngineSettings settings = config.engineSettings(kind);
     EngineProvider provider = providers.apply(kind.label())
         .orElseThrow(() -> missing(config, kind));
     return deferred ? provider.buildDeferred(settings) : provider.build(settings);

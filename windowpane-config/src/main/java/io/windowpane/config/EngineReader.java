@@ -245,7 +245,8 @@ public final class EngineReader {
     try {
       parsed = new URI(uri);
     } catch (URISyntaxException e) {
-      return "uri is not a valid Redis URI: " + e.getMessage();
+      return "uri is not a valid Redis URI: " + e.getReason() + " at index " + e.getIndex()
+          + ", was " + EngineConfig.redacted(uri); // the input would show a password
     }
     String authority = parsed.getRawAuthority();
     String host = authority == null ? "" : authority.substring(authority.lastIndexOf('@') + 1);
