@@ -280,6 +280,10 @@ public final class Failover implements Engine {
     private MillisClock clock = D.clock();
     private Listener listener = D.listener();
     private boolean background = D.background();
+    private boolean callTimeoutSet;
+    private boolean probeTimeoutSet;
+    private final java.util.Map<String, FailoverSettings.MemberTimeouts> memberTimeouts =
+        new java.util.LinkedHashMap<>();
 
     private Builder(List<Engine> members) {
       this.members = members;
@@ -291,9 +295,28 @@ public final class Failover implements Engine {
       return this;
     }
 
-    /** How long a probe may take before it counts as failed (default 100 ms; 1 ms to 1 min). */
+    /**
+     * How long a probe may take before it counts as failed (1 ms to 1 min), for every member
+     * without its own. Default: each engine's {@link Engine#failoverTimeout()} (100 ms; etcd
+     * 500 ms).
+     */
     public Builder probeTimeout(Duration timeout) {
       this.probeTimeoutMillis = Checks.millis("probeTimeout", timeout, 1, 60_000);
+      this.probeTimeoutSet = true;
+      return this;
+    }
+
+    /**
+     * The call and probe timeouts of the member named {@code member} (its engine's name, as
+     * {@link Failover#status()} shows it: "redis", "etcd"; a second member of the same engine is
+     * "etcd-2"), over the chain's and its engine's defaults; each 1 ms to 1 min. A name that is
+     * not a member fails {@link #build()}.
+     */
+    public Builder memberTimeouts(String member, Duration callTimeout, Duration probeTimeout) {
+      Checks.notNull("member", member);
+      memberTimeouts.put(member, new FailoverSettings.MemberTimeouts(
+          Checks.millis("memberTimeouts.callTimeout", callTimeout, 1, 60_000),
+          Checks.millis("memberTimeouts.probeTimeout", probeTimeout, 1, 60_000)));
       return this;
     }
 
@@ -304,11 +327,14 @@ public final class Failover implements Engine {
     }
 
     /**
-     * How long a call waits on a member before the next member answers it (default 100 ms;
-     * 1 ms to 1 min). In-process members are never timed out.
+     * How long a call waits on a member before the next member answers it (1 ms to 1 min), for
+     * every member without its own ({@link #memberTimeouts}). Default: each engine's
+     * {@link Engine#failoverTimeout()} (100 ms; etcd 500 ms). In-process members are never
+     * timed out.
      */
     public Builder callTimeout(Duration timeout) {
       this.callTimeoutMillis = Checks.millis("callTimeout", timeout, 1, 60_000);
+      this.callTimeoutSet = true;
       return this;
     }
 
@@ -414,7 +440,7 @@ public final class Failover implements Engine {
           probeTimeoutMillis, probeFailuresToTrip, callTimeoutMillis, failuresToTrip,
           latencyThresholdMillis, latencyWindowMillis, slowWindowsToTrip, probesToRecover,
           probesToRecoverDouble, fleetShare, onFailure, journalLimit, clock, listener,
-          background)));
+          background, callTimeoutSet, probeTimeoutSet, java.util.Map.copyOf(memberTimeouts))));
     }
   }
 }

@@ -57,6 +57,7 @@ public final class DeferredEngine implements Engine {
   private final String name;
   private final boolean replays;
   private final boolean locks;
+  private final java.time.Duration failoverTimeout;
   private final Supplier<? extends Engine> connect;
   private final Object lock = new Object();
   private volatile Engine engine;
@@ -66,7 +67,8 @@ public final class DeferredEngine implements Engine {
   private long attempts; // guarded by lock
 
   private DeferredEngine(String name, boolean replays, boolean locks,
-      Supplier<? extends Engine> connect) {
+      java.time.Duration failoverTimeout, Supplier<? extends Engine> connect) {
+    this.failoverTimeout = failoverTimeout;
     this.name = name;
     this.replays = replays;
     this.locks = locks;
@@ -82,9 +84,19 @@ public final class DeferredEngine implements Engine {
    */
   public static DeferredEngine connecting(String name, boolean replays, boolean locks,
       Supplier<? extends Engine> connect) {
+    return connecting(name, replays, locks, java.time.Duration.ofMillis(100), connect);
+  }
+
+  /**
+   * {@link #connecting(String, boolean, boolean, Supplier)} for an engine whose
+   * {@link Engine#failoverTimeout()} is {@code failoverTimeout}.
+   */
+  public static DeferredEngine connecting(String name, boolean replays, boolean locks,
+      java.time.Duration failoverTimeout, Supplier<? extends Engine> connect) {
     Checks.notNull("name", name);
+    Checks.notNull("failoverTimeout", failoverTimeout);
     Checks.notNull("connect", connect);
-    DeferredEngine e = new DeferredEngine(name, replays, locks, connect);
+    DeferredEngine e = new DeferredEngine(name, replays, locks, failoverTimeout, connect);
     if (!e.attempt(true)) {
       LOG.log(Level.DEBUG, "{0}: {1}; starting without it and connecting in the background",
           name, e.lastFailure);
@@ -210,6 +222,11 @@ public final class DeferredEngine implements Engine {
   @Override
   public boolean replays() {
     return replays;
+  }
+
+  @Override
+  public java.time.Duration failoverTimeout() {
+    return failoverTimeout;
   }
 
   /** Stops connecting and closes the engine if it was built. */

@@ -101,6 +101,17 @@ public interface Engine extends AutoCloseable {
     return io.windowpane.internal.AllOrNothing.acquire(requests);
   }
 
+  /**
+   * How long a failover chain waits on this engine by default, for a call and for a health
+   * probe: 100 ms by default; an engine whose writes commit through consensus answers it with
+   * more (etcd: 500 ms, a raft commit and an fsync). A chain's builder overrides it for every
+   * member ({@code callTimeout}, {@code probeTimeout}) or for one
+   * ({@code memberTimeouts}).
+   */
+  default java.time.Duration failoverTimeout() {
+    return java.time.Duration.ofMillis(100);
+  }
+
   /** Releases connections and threads; stores must not be used afterwards. */
   @Override
   void close();

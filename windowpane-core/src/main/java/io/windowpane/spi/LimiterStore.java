@@ -131,6 +131,29 @@ public interface LimiterStore {
   }
 
   /**
+   * Replays many batches, each as {@link #replayAsync} would (same contract, atomic and
+   * idempotent per batch, not per call): an engine with a network in between sends them in as
+   * few calls as it can. The stage fails if any batch failed; batches that were applied stay
+   * applied, and their ids make sending them again harmless. The default sends each batch with
+   * {@code replayAsync}, all at once.
+   */
+  default CompletionStage<Void> replayAllAsync(java.util.List<ReplayBatch> batches) {
+    java.util.concurrent.CompletableFuture<?>[] sent =
+        new java.util.concurrent.CompletableFuture<?>[batches.size()];
+    for (int i = 0; i < sent.length; i++) {
+      ReplayBatch b = batches.get(i);
+      CompletionStage<Void> one;
+      try {
+        one = replayAsync(b.key(), b.count(), b.atMillis(), b.replayId());
+      } catch (RuntimeException e) {
+        one = java.util.concurrent.CompletableFuture.failedFuture(e);
+      }
+      sent[i] = one.toCompletableFuture();
+    }
+    return java.util.concurrent.CompletableFuture.allOf(sent);
+  }
+
+  /**
    * Records {@code permits} taken at {@code atMillis} in every limit of the quota, whatever room
    * is left (another engine already allowed them): what a failover chain replays into this
    * engine (see {@link Engine#replays()} for the contract). The default refuses: the stage fails

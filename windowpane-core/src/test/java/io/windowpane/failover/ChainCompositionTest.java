@@ -131,6 +131,28 @@ class ChainCompositionTest {
         .contains("redis");
   }
 
+  // ---- per-member timeouts ---------------------------------------------------------------------
+
+  @Test
+  void memberTimeouts_overTheChainsCallTimeout_forThatMemberOnly() {
+    build(builder(primary).callTimeout(Duration.ofSeconds(30))
+        .memberTimeouts("redis", Duration.ofMillis(20), Duration.ofMillis(20)));
+    primary.fault = FaultyEngine.Fault.HANG;
+    long t0 = System.nanoTime();
+    Decision d = wp.limiter("api", Limit.of(5, TEN_SECONDS)).tryAcquire("k");
+    long millis = (System.nanoTime() - t0) / 1_000_000;
+    assertThat(d.engine()).contains("local");
+    assertThat(millis).as("waited on the hung member").isLessThan(10_000);
+  }
+
+  @Test
+  void memberTimeouts_forANameThatIsNotAMember_failsBuild() {
+    assertThatThrownBy(() -> builder(primary)
+        .memberTimeouts("etcd", Duration.ofMillis(20), Duration.ofMillis(20)).build())
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("memberTimeouts: 'etcd' is not a member of the chain [redis, local]");
+  }
+
   // ---- leases -------------------------------------------------------------------------------
 
   @Test

@@ -136,6 +136,14 @@ public final class EtcdEngine implements Engine {
     return true;
   }
 
+  /** 500 ms: a write commits through raft and an fsync on a majority of members. */
+  @Override
+  public java.time.Duration failoverTimeout() {
+    return FAILOVER_TIMEOUT;
+  }
+
+  static final java.time.Duration FAILOVER_TIMEOUT = java.time.Duration.ofMillis(500);
+
   /** What the engine did so far: operations, transactions, conflicts, give-ups, retries. */
   public EtcdMetrics metrics() {
     long[] c = ctx.counts();
@@ -309,7 +317,7 @@ public final class EtcdEngine implements Engine {
      * options throw at once.
      */
     public DeferredEngine buildDeferred() {
-      return DeferredEngine.connecting("etcd", true, true, () -> {
+      return DeferredEngine.connecting("etcd", true, true, FAILOVER_TIMEOUT, () -> {
         EtcdEngine e = build();
         try {
           e.probe().toCompletableFuture().get(connectTimeout.toMillis(),

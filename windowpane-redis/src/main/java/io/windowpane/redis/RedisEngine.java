@@ -1,6 +1,7 @@
 package io.windowpane.redis;
 
 import io.lettuce.core.RedisURI;
+import io.lettuce.core.StaticCredentialsProvider;
 import io.windowpane.MillisClock;
 import io.windowpane.Quota;
 import io.windowpane.StatsSpec;
@@ -373,11 +374,9 @@ public final class RedisEngine implements Engine {
       }
       for (RedisURI uri : uris) {
         if (password != null) {
-          if (username != null) {
-            uri.setAuthentication(username, password);
-          } else {
-            uri.setAuthentication(password);
-          }
+          // what setAuthentication does in Lettuce 7, which 6.8 (Spring Boot 4.0.x's) lacks;
+          // both have this. A null username: AUTH with the password alone (the default user).
+          uri.setCredentialsProvider(new StaticCredentialsProvider(username, password));
         } else if (username != null) {
           throw new IllegalArgumentException("username: set a password with it");
         }

@@ -72,6 +72,25 @@ class RedisStartDuringOutageIT {
               .orElseThrow().remaining()).isEqualTo(1_000 - 5 - 1);
         }
         assertThat(api.tryAcquire("u").engine()).contains("redis");
+
+        // groups on Redis once it has joined: all or nothing, on one member
+        RateLimiter five = wp.limiter("b-five", Limit.of(5, MINUTE));
+        RateLimiter hundred = wp.limiter("a-hundred", Limit.of(100, MINUTE)); // leased first
+        for (int i = 0; i < 5; i++) {
+          GroupDecision ok = wp.tryAcquireAllOrNothing(List.of(five.request("n", 1),
+              hundred.request("n", 1))).orElseThrow();
+          assertThat(ok.allowed()).isTrue();
+          assertThat(ok.decision().engine()).contains("redis");
+        }
+        GroupDecision over = wp.tryAcquireAllOrNothing(List.of(five.request("n", 1),
+            hundred.request("n", 1))).orElseThrow();
+        assertThat(over.allowed()).isFalse();
+        assertThat(over.deniedIndex()).hasValue(0);
+        assertThat(over.decision().engine()).contains("redis");
+        // the request leased first, then given back: the room it had, 100 - 5
+        assertThat(over.decisions().get(1).orElseThrow().remaining()).as("%s", over)
+            .isEqualTo(95);
+        assertThat(hundred.peek("n", 1).orElseThrow().remaining()).isEqualTo(100 - 5 - 1);
       }
     }
   }

@@ -131,7 +131,7 @@ class ChainApiTest {
       assertThat(health.json().path("active").asText()).isEqualTo("local");
       assertThat(health.json().path("degraded").asBoolean()).isTrue();
       assertThat(member(health, "etcd").path("health").asText()).isEqualTo("down");
-      assertThat(member(health, "etcd").path("signals")).isNotEmpty();
+      assertThat(member(health, "etcd").path("signals").toString()).contains("connect");
       assertThat(member(health, "local").path("health").asText()).isEqualTo("up");
 
       String metrics = http.get("/metrics").text();
@@ -141,7 +141,7 @@ class ChainApiTest {
           .contains("windowpane_failover_active{engine=\"local\"} 1.0")
           .contains("windowpane_decisions_total{degraded=\"true\",limiter=\"demo\","
               + "outcome=\"denied\"} 1.0")
-          .doesNotContain("windowpane_failover_trips_total 0.0");
+          .contains("windowpane_failover_trips_total 0.0"); // it started down: no trip
     }
   }
 

@@ -10,6 +10,7 @@ import io.windowpane.spi.Engine;
 import io.windowpane.spi.Grant;
 import io.windowpane.spi.LimiterStore;
 import io.windowpane.spi.LockStore;
+import io.windowpane.spi.ReplayBatch;
 import io.windowpane.spi.StatsStore;
 import java.util.List;
 import java.util.Optional;
@@ -145,6 +146,10 @@ public final class DeferredStores {
         String replayId) {
       return t.async(s -> s.replayAsync(key, n, atMillis, replayId));
     }
+
+    @Override public CompletionStage<Void> replayAllAsync(List<ReplayBatch> batches) {
+      return t.async(s -> s.replayAllAsync(batches));
+    }
   }
 
   private static final class Limiter implements LimiterStore {
@@ -210,6 +215,10 @@ public final class DeferredStores {
       return t.async(s -> s.replayAsync(key, permits, atMillis, replayId));
     }
 
+    @Override public CompletionStage<Void> replayAllAsync(List<ReplayBatch> batches) {
+      return t.async(s -> s.replayAllAsync(batches));
+    }
+
     @Override public CompletionStage<Decision> tryAcquireAsync(String key, long permits) {
       return t.async(s -> s.tryAcquireAsync(key, permits));
     }
@@ -258,6 +267,10 @@ public final class DeferredStores {
     @Override public CompletionStage<Void> replayAsync(String key, double[] values,
         long atMillis, String replayId) {
       return t.async(s -> s.replayAsync(key, values, atMillis, replayId));
+    }
+
+    @Override public CompletionStage<Void> replayAllAsync(List<ReplayBatch> batches) {
+      return t.async(s -> s.replayAllAsync(batches));
     }
 
     @Override public CompletionStage<Void> recordAsync(String key, double[] values) {

@@ -2,6 +2,7 @@ package io.windowpane.internal.failover;
 
 import io.windowpane.TopKey;
 import io.windowpane.spi.CounterStore;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -84,5 +85,15 @@ final class FailoverCounterStore extends MemberStores<CounterStore> implements C
   @Override
   public CompletionStage<Void> replay(int member, String key, Journal.Batch batch) {
     return stores[member].replayAsync(key, batch.count, batch.atMillis, batch.id);
+  }
+
+  @Override
+  public CompletionStage<Void> replayAll(int member, List<Journal.Pending> batches) {
+    List<io.windowpane.spi.ReplayBatch> out = new ArrayList<>(batches.size());
+    for (Journal.Pending p : batches) {
+      out.add(new io.windowpane.spi.ReplayBatch(p.key(), p.batch().count, null,
+          p.batch().atMillis, p.batch().id));
+    }
+    return stores[member].replayAllAsync(out);
   }
 }

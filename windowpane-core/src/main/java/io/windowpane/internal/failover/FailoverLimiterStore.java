@@ -222,7 +222,7 @@ final class FailoverLimiterStore extends MemberStores<LimiterStore> implements L
     } catch (RuntimeException e) {
       return CompletableFuture.failedFuture(e);
     }
-    return m.inProcess ? sent : chain.timed(sent, chain.settings.callTimeoutMillis());
+    return m.inProcess ? sent : chain.timed(sent, m.callTimeoutMillis);
   }
 
   /** Refused: without the grant the chain cannot know which member to give back to. */
@@ -266,5 +266,15 @@ final class FailoverLimiterStore extends MemberStores<LimiterStore> implements L
   @Override
   public CompletionStage<Void> replay(int member, String key, Journal.Batch batch) {
     return stores[member].replayAsync(key, batch.count, batch.atMillis, batch.id);
+  }
+
+  @Override
+  public CompletionStage<Void> replayAll(int member, List<Journal.Pending> batches) {
+    List<io.windowpane.spi.ReplayBatch> out = new ArrayList<>(batches.size());
+    for (Journal.Pending p : batches) {
+      out.add(new io.windowpane.spi.ReplayBatch(p.key(), p.batch().count, null,
+          p.batch().atMillis, p.batch().id));
+    }
+    return stores[member].replayAllAsync(out);
   }
 }

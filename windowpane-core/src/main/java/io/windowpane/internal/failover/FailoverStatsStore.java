@@ -4,6 +4,7 @@ import io.windowpane.Failover.Health;
 import io.windowpane.Summary;
 import io.windowpane.TopKey;
 import io.windowpane.spi.StatsStore;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -70,5 +71,15 @@ final class FailoverStatsStore extends MemberStores<StatsStore> implements Stats
   @Override
   public CompletionStage<Void> replay(int member, String key, Journal.Batch batch) {
     return stores[member].replayAsync(key, batch.values(), batch.atMillis, batch.id);
+  }
+
+  @Override
+  public CompletionStage<Void> replayAll(int member, List<Journal.Pending> batches) {
+    List<io.windowpane.spi.ReplayBatch> out = new ArrayList<>(batches.size());
+    for (Journal.Pending p : batches) {
+      out.add(new io.windowpane.spi.ReplayBatch(p.key(), p.batch().count,
+          p.batch().values(), p.batch().atMillis, p.batch().id));
+    }
+    return stores[member].replayAllAsync(out);
   }
 }

@@ -44,6 +44,8 @@ final class Member {
   final String name;
   final boolean inProcess;
   final boolean replays;
+  long callTimeoutMillis; // set once by Chain, before any call
+  long probeTimeoutMillis;
 
   volatile Health health = Health.UP;
   private final EnumSet<Signal> signals = EnumSet.noneOf(Signal.class);

@@ -2,7 +2,6 @@ package io.windowpane.redis.internal;
 
 import io.lettuce.core.AbstractRedisClient;
 import io.lettuce.core.ClientOptions;
-import io.lettuce.core.MaintNotificationsConfig;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisCommandExecutionException;
 import io.lettuce.core.RedisURI;
@@ -52,6 +51,14 @@ import java.util.function.Supplier;
  *
  * Lettuce 7's maintenance notifications (a Redis Cloud feature probed at every handshake) are
  * switched off: they cost a command per connection and log a line per connection elsewhere.
+ * Lettuce 6.8 (Spring Boot 4.0.x's) has no such API and no such notifications; the engine is
+ * built against 7.x and runs on both, because MaintNotifications sets the option through
+ * reflection looked up once, only where the class exists (its design note says why not a
+ * direct call). Nothing else in the module needs Lettuce 7 (RedisEngine sets passwords with a
+ * StaticCredentialsProvider: setAuthentication is 7-only): it compiles against 6.8.2 too (mvn
+ * clean ... -Dlettuce.version=6.8.2.RELEASE; without clean the compiler keeps classes built
+ * against 7.x), and examples/spring-boot-parent-demo checks every Lettuce reference of the
+ * module against Spring Boot's Lettuce and runs the engine on it, in every build.
  *
  * Loading. In FUNCTIONS mode the library is checked on every primary at start (FCALL wp_version)
  * and loaded with FUNCTION LOAD REPLACE where it is absent or older; a newer library is left in
@@ -91,8 +98,9 @@ public final class LettuceSeam implements RedisSeam {
       ScriptMode mode, FunctionLibrary library) {
     RedisClient client = RedisClient.create(resources());
     try {
-      client.setOptions(ClientOptions.builder()
-          .maintNotificationsConfig(MaintNotificationsConfig.disabled())
+      ClientOptions.Builder options = ClientOptions.builder();
+      MaintNotifications.disable(options);
+      client.setOptions(options
           .timeoutOptions(TimeoutOptions.enabled(timeout))
           .socketOptions(SocketOptions.builder().connectTimeout(connectTimeout).build())
           .disconnectedBehavior(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS)
@@ -115,7 +123,7 @@ public final class LettuceSeam implements RedisSeam {
     RedisClusterClient client = RedisClusterClient.create(resources(), seeds);
     try {
       ClusterClientOptions.Builder options = ClusterClientOptions.builder();
-      options.maintNotificationsConfig(MaintNotificationsConfig.disabled()); // returns the base type
+      MaintNotifications.disable(options);
       client.setOptions(options
           .timeoutOptions(TimeoutOptions.enabled(timeout))
           .socketOptions(SocketOptions.builder().connectTimeout(connectTimeout).build())

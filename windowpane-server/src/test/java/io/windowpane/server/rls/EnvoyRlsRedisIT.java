@@ -224,4 +224,55 @@ class EnvoyRlsRedisIT {
       assertThat(System.nanoTime() - start).isLessThan(TimeUnit.SECONDS.toNanos(8));
     }
   }
+
+  /** Six two-descriptor requests for one number: 5 OK, then over with nothing kept of it. */
+  private static void fiveThenOverWithNothingKept(RlsClient rls, String number) {
+    for (int i = 0; i < 5; i++) {
+      assertThat(rls.call("messaging", d("message_type=marketing", "to_number=" + number),
+          d("to_number=" + number)).getOverallCode()).isEqualTo(Code.OK);
+    }
+    RateLimitResponse r = rls.call("messaging", d("message_type=marketing",
+        "to_number=" + number), d("to_number=" + number));
+    assertThat(r.getOverallCode()).isEqualTo(Code.OVER_LIMIT);
+    RateLimitResponse alone = rls.call("messaging", d("to_number=" + number));
+    assertThat(r.getStatuses(1).getLimitRemaining()).as("%s then alone %s", r, alone)
+        .isEqualTo(95); // all or nothing
+    assertThat(alone.getStatuses(0).getLimitRemaining()).isEqualTo(94);
+  }
+
+  @Test
+  void twoDescriptors_allOrNothing_theAllowedOnesRoomShown_onRedis() throws Exception {
+    try (RedisServer redis = RedisServer.start();
+        WindowpaneServer server = serve(redis);
+        RlsClient rls = new RlsClient(server.grpcPort().getAsInt())) {
+      fiveThenOverWithNothingKept(rls, "303");
+    }
+  }
+
+  @Test
+  void onAChainStartedWhileRedisIsDown_descriptorsStayAllOrNothing_beforeAndAfterItJoins()
+      throws Exception {
+    int port = RedisServer.freePort();
+    String yaml = EnvoyRlsTest.config(EnvoyRlsTest.rules(), String.join("\n",
+        "engine:", "  chain: [redis, local]", "  redis:", "    uri: redis://127.0.0.1:" + port,
+        "    timeout: 1s", "    connectTimeout: 1s", "  failover:", "    probeInterval: 50ms",
+        "    probeTimeout: 1s", "    callTimeout: 1s", "    latencyThreshold: 1s"));
+    try (WindowpaneServer server = WindowpaneServer.start(ServerConfig.parse(yaml, "c.yaml"));
+        RlsClient rls = new RlsClient(server.grpcPort().getAsInt())) {
+      fiveThenOverWithNothingKept(rls, "301"); // on the local fallback
+      try (RedisServer redis = RedisServer.startOn(port)) {
+        java.net.http.HttpClient http = java.net.http.HttpClient.newHttpClient();
+        java.net.http.HttpRequest health = java.net.http.HttpRequest.newBuilder(
+            java.net.URI.create(server.url() + "/health")).build();
+        long deadline = System.nanoTime() + 20_000_000_000L;
+        String body = "";
+        while (!body.contains("\"active\":\"redis\"") && System.nanoTime() < deadline) {
+          body = http.send(health, java.net.http.HttpResponse.BodyHandlers.ofString()).body();
+          Thread.sleep(20);
+        }
+        assertThat(body).contains("\"active\":\"redis\"");
+        fiveThenOverWithNothingKept(rls, "302"); // on Redis
+      }
+    }
+  }
 }

@@ -176,6 +176,24 @@ class EnvoyRlsTest {
 
   @Test
   void onAnEngineThatCannotLease_eachDescriptorOnItsOwn_asDocumented() throws Exception {
+    Windowpane noLeases = Windowpane.using(io.windowpane.testkit.engines.WithoutLeases.wrap(
+        Windowpane.localBuilder().clock(clock).buildEngine()));
+    try (WindowpaneServer onIt = WindowpaneServer.start(ServerConfig.parse(
+            config(rules(), ""), "noleases.yaml"), noLeases, clock);
+        RlsClient client = new RlsClient(onIt.grpcPort().getAsInt())) {
+      for (int i = 0; i < 5; i++) {
+        client.call("messaging", d("message_type=marketing", "to_number=3"), d("to_number=3"));
+      }
+      RateLimitResponse r = client.call("messaging",
+          d("message_type=marketing", "to_number=3"), d("to_number=3"));
+      assertThat(r.getOverallCode()).isEqualTo(Code.OVER_LIMIT);
+      // The allowed descriptor keeps its hit there, as in envoyproxy/ratelimit: 6 of 100.
+      assertThat(r.getStatuses(1).getLimitRemaining()).isEqualTo(94);
+    }
+  }
+
+  @Test
+  void onAFailoverChain_descriptorsStayAllOrNothing() throws Exception {
     Failover chain = Failover.chain(Windowpane.localBuilder().clock(clock).buildEngine())
         .clock(clock).background(false).build();
     try (WindowpaneServer onChain = WindowpaneServer.start(ServerConfig.parse(
@@ -187,8 +205,8 @@ class EnvoyRlsTest {
       RateLimitResponse r = client.call("messaging",
           d("message_type=marketing", "to_number=3"), d("to_number=3"));
       assertThat(r.getOverallCode()).isEqualTo(Code.OVER_LIMIT);
-      // The allowed descriptor keeps its hit there, as in envoyproxy/ratelimit: 6 of 100.
-      assertThat(r.getStatuses(1).getLimitRemaining()).isEqualTo(94);
+      // decided all or nothing on one member: the denied request recorded nothing, 5 of 100
+      assertThat(r.getStatuses(1).getLimitRemaining()).isEqualTo(95);
     }
   }
 

@@ -45,17 +45,18 @@ public final class WindowpaneHealthIndicator implements HealthIndicator {
       windowpane.probeAsync().toCompletableFuture().get(PROBE_TIMEOUT_MILLIS,
           TimeUnit.MILLISECONDS);
       h = (chain != null && chain.degraded() ? Health.status(DEGRADED) : Health.up())
+          .withDetail("engine", windowpane.engineName())
           .withDetail("latencyMillis", (System.nanoTime() - start) / 1_000_000.0);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      h = Health.down(e);
+      h = Health.down(e).withDetail("engine", windowpane.engineName());
     } catch (Exception e) {
       Throwable cause = e instanceof java.util.concurrent.ExecutionException && e.getCause() != null
           ? e.getCause() : e;
-      h = Health.down().withDetail("error", cause instanceof java.util.concurrent.TimeoutException
+      h = Health.down().withDetail("engine", windowpane.engineName())
+          .withDetail("error", cause instanceof java.util.concurrent.TimeoutException
           ? "no answer within " + PROBE_TIMEOUT_MILLIS + " ms" : String.valueOf(cause.getMessage()));
     }
-    h.withDetail("engine", windowpane.engineName());
     if (chain != null) {
       h.withDetail("active", chain.activeEngine()).withDetail("degraded", chain.degraded())
           .withDetail("chain", members(chain));

@@ -1,0 +1,149 @@
+package io.windowpane.internal.failover;
+
+import io.windowpane.CapacityExceededException;
+import io.windowpane.Failover.Health;
+import io.windowpane.Failover.Signal;
+import io.windowpane.WindowpaneException;
+import io.windowpane.WindowpaneTimeoutException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
+import java.util.function.IntFunction;
+
+/*
+ * Routing: a write goes to the first UP member, a read to the first UP or READ_ONLY one. A call
+ * that fails or waits longer than callTimeout on a member is answered by the next eligible one
+ * at once (so a caller waits at most callTimeout per member while a fault is being detected,
+ * and not at all once the member is tripped), and counts against the member's breaker
+ * (Member), which may trip it through the HealthMonitor. Refusals that are not backend failures
+ * (bad arguments, a full exact window) pass through unchanged.
+ *
+ * The journal: events taken by any member but the first are noted with the members before it
+ * that take replays (needsWhenTakenBy), for the Replayer.
+ */
+final class Router {
+
+  /** The answer of member {@code member}. */
+  record Answer<T>(int member, T value) {}
+
+  private final Member[] members;
+  private final FailoverSettings settings;
+  private final HealthMonitor health;
+  private final int[] needsWhenTakenBy;
+
+  Router(Member[] members, FailoverSettings settings, HealthMonitor health) {
+    this.members = members;
+    this.settings = settings;
+    this.health = health;
+    this.needsWhenTakenBy = new int[members.length];
+    for (int by = 0; by < members.length; by++) {
+      for (int j = 0; j < by; j++) {
+        if (members[j].replays) {
+          needsWhenTakenBy[by] |= 1 << j;
+        }
+      }
+    }
+  }
+
+  /**
+   * Runs {@code op} on the first eligible member from {@code from} on, falling through to the
+   * next on failure or timeout; fails with the last failure when none is left.
+   */
+  <T> CompletableFuture<Answer<T>> route(boolean write, int from,
+      IntFunction<CompletionStage<T>> op, Throwable last) {
+    int i = next(write, from);
+    if (i < 0) {
+      return CompletableFuture.failedFuture(last != null ? last : new WindowpaneException(
+          "no engine of the chain " + java.util.Arrays.toString(members) + " takes "
+              + (write ? "writes" : "reads")));
+    }
+    Member m = members[i];
+    long t0 = System.nanoTime();
+    CompletableFuture<T> f;
+    try {
+      f = op.apply(i).toCompletableFuture();
+    } catch (RuntimeException e) {
+      f = CompletableFuture.failedFuture(e);
+    }
+    if (f.isDone() && !f.isCompletedExceptionally()) {
+      m.answered(System.nanoTime() - t0); // the in-process members' path: no extra stage
+      return CompletableFuture.completedFuture(new Answer<>(i, f.join()));
+    }
+    if (!m.inProcess && !f.isDone()) {
+      f = f.copy().orTimeout(m.callTimeoutMillis, TimeUnit.MILLISECONDS);
+    }
+    return f.handle((v, e) -> {
+      long nanos = System.nanoTime() - t0;
+      if (e == null) {
+        m.answered(nanos);
+        return CompletableFuture.completedFuture(new Answer<>(i, v));
+      }
+      Throwable cause = unwrap(e);
+      if (cause instanceof java.util.concurrent.TimeoutException) {
+        cause = new WindowpaneTimeoutException(m.name
+            + " did not answer within the call timeout of " + m.callTimeoutMillis + " ms",
+            cause);
+      }
+      if (isRefusal(cause)) {
+        m.answered(nanos);
+        return CompletableFuture.<Answer<T>>failedFuture(cause);
+      }
+      Health to = m.failed(cause, write, nanos, settings.failuresToTrip());
+      if (to != null) {
+        health.trip(m, to, to == Health.READ_ONLY ? Signal.WRITE_ERRORS : Signal.FAILURES,
+            settings.failuresToTrip() + " failed calls in a row, the last: " + cause);
+      }
+      return route(write, i + 1, op, cause);
+    }).thenCompose(Function.identity());
+  }
+
+  /** The first member from {@code from} on that takes writes (or reads), or -1. */
+  int next(boolean write, int from) {
+    for (int i = from; i < members.length; i++) {
+      Health h = members[i].health;
+      if (h == Health.UP || (!write && h == Health.READ_ONLY)) {
+        return i;
+      }
+    }
+    return -1;
+  }
+
+  /** Journals events taken by member {@code by} (a no-op for the first member). */
+  void journal(Journal journal, String key, int by, long count, double[] values) {
+    if (by > 0) {
+      journal.add(key, settings.clock().millis(), by, needsWhenTakenBy[by], count, values);
+    }
+  }
+
+  static <T> T join(CompletableFuture<T> f) {
+    try {
+      return f.join();
+    } catch (CompletionException e) {
+      Throwable cause = unwrap(e);
+      if (cause instanceof RuntimeException) {
+        throw (RuntimeException) cause;
+      }
+      throw new WindowpaneException(cause.toString(), cause);
+    }
+  }
+
+  static Throwable unwrap(Throwable e) {
+    while ((e instanceof CompletionException || e instanceof ExecutionException)
+        && e.getCause() != null) {
+      e = e.getCause();
+    }
+    return e;
+  }
+
+  static boolean isRefusal(Throwable e) {
+    return e instanceof IllegalArgumentException || e instanceof CapacityExceededException
+        || e instanceof UnsupportedOperationException;
+  }
+
+  static <T> CompletableFuture<T> timed(CompletionStage<T> stage, long millis) {
+    return stage.toCompletableFuture().copy().orTimeout(millis, TimeUnit.MILLISECONDS);
+  }
+}
