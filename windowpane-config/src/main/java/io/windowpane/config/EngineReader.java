@@ -109,7 +109,8 @@ public final class EngineReader {
       }
     }
     FailoverOptions failover = chain && m.has("failover")
-        ? FailoverReader.read(m.value("failover"), m.path("failover"), problems)
+        ? FailoverReader.read(m.value("failover"), m.path("failover"), problems,
+            engines.stream().map(Kind::label).toList())
         : FailoverOptions.DEFAULTS;
     return new EngineConfig(engines, chain, onFailure, maxKeys, redis, etcd, failover);
   }

@@ -16,11 +16,13 @@ final class FailoverReader {
 
   private FailoverReader() {}
 
-  static FailoverOptions read(Node node, String path, Problems problems) {
+  /** The block at {@code node}; {@code chain}: the chain's engines, which {@code members} names. */
+  static FailoverOptions read(Node node, String path, Problems problems,
+      java.util.List<String> chain) {
     YamlMap m = YamlMap.fields(node, path, problems, "probeInterval", "probeTimeout",
         "probeFailuresToTrip", "callTimeout", "failuresToTrip", "latencyThreshold",
         "latencyWindow", "slowWindowsToTrip", "probesToRecover", "probesToRecoverAfterDouble",
-        "fleetNodes", "fleetShare", "journalLimit");
+        "fleetNodes", "fleetShare", "journalLimit", "members");
     FailoverOptions d = FailoverOptions.DEFAULTS;
     Duration latencyWindow = m.duration("latencyWindow", d.latencyWindow(), TEN_MS, MINUTE);
     if (latencyWindow.toMillis() % 10 != 0) {
@@ -49,16 +51,36 @@ final class FailoverReader {
         share = v;
       }
     }
+    java.util.Map<String, FailoverOptions.MemberTimeouts> members = new java.util.LinkedHashMap<>();
+    if (m.has("members")) {
+      YamlMap ms = YamlMap.fields(m.value("members"), m.path("members"), problems, "redis",
+          "etcd");
+      for (String name : java.util.List.of("redis", "etcd")) {
+        if (ms.has(name) && !chain.contains(name)) {
+          problems.at(ms.keyNode(name), ms.path(name) + ": " + name + " is not in the chain "
+              + chain);
+        } else if (ms.has(name)) {
+          YamlMap t = YamlMap.fields(ms.value(name), ms.path(name), problems, "callTimeout",
+              "probeTimeout");
+          Duration fallback = name.equals("etcd") ? Duration.ofMillis(500)
+              : Duration.ofMillis(100);
+          members.put(name, new FailoverOptions.MemberTimeouts(
+              t.duration("callTimeout", fallback, MS, MINUTE),
+              t.duration("probeTimeout", fallback, MS, MINUTE)));
+        }
+      }
+    }
     return new FailoverOptions(
         m.duration("probeInterval", d.probeInterval(), TEN_MS, MINUTE),
-        m.duration("probeTimeout", d.probeTimeout(), MS, MINUTE),
+        m.has("probeTimeout") ? m.duration("probeTimeout", null, MS, MINUTE) : null,
         (int) m.integer("probeFailuresToTrip", d.probeFailuresToTrip(), 1, 100),
-        m.duration("callTimeout", d.callTimeout(), MS, MINUTE),
+        m.has("callTimeout") ? m.duration("callTimeout", null, MS, MINUTE) : null,
         (int) m.integer("failuresToTrip", d.failuresToTrip(), 1, 10_000),
         m.duration("latencyThreshold", d.latencyThreshold(), MS, MINUTE),
         latencyWindow,
         (int) m.integer("slowWindowsToTrip", d.slowWindowsToTrip(), 0, 100),
         single, twice, share,
-        m.integer("journalLimit", d.journalLimit(), 0, 100_000_000));
+        m.integer("journalLimit", d.journalLimit(), 0, 100_000_000),
+        java.util.Map.copyOf(members));
   }
 }

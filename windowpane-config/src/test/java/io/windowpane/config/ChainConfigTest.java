@@ -58,7 +58,7 @@ class ChainConfigTest {
     assertThat(e.etcdEndpoints()).containsExactly("http://127.0.0.1:2379");
     assertThat(e.failover()).isEqualTo(new FailoverOptions(Duration.ofMillis(200),
         Duration.ofMillis(150), 4, Duration.ofMillis(80), 6, Duration.ofMillis(40),
-        Duration.ofMillis(100), 0, 3, 7, 0.25, 1000));
+        Duration.ofMillis(100), 0, 3, 7, 0.25, 1000, java.util.Map.of()));
     assertThat(e.describe()).isEqualTo("chain redis redis://127.0.0.1:6379 -> etcd"
         + " http://127.0.0.1:2379 -> local");
   }
@@ -71,9 +71,11 @@ class ChainConfigTest {
 
     assertThat(d).isEqualTo(FailoverOptions.DEFAULTS);
     assertThat(d.probeInterval().toMillis()).isEqualTo(lib.probeIntervalMillis());
-    assertThat(d.probeTimeout().toMillis()).isEqualTo(lib.probeTimeoutMillis());
+    assertThat(d.probeTimeout()).isNull(); // each engine's own (Engine.failoverTimeout)
+    assertThat(lib.probeTimeoutSet()).isFalse();
     assertThat(d.probeFailuresToTrip()).isEqualTo(lib.probeFailuresToTrip());
-    assertThat(d.callTimeout().toMillis()).isEqualTo(lib.callTimeoutMillis());
+    assertThat(d.callTimeout()).isNull();
+    assertThat(lib.callTimeoutSet()).isFalse();
     assertThat(d.failuresToTrip()).isEqualTo(lib.failuresToTrip());
     assertThat(d.latencyThreshold().toMillis()).isEqualTo(lib.latencyThresholdMillis());
     assertThat(d.latencyWindow().toMillis()).isEqualTo(lib.latencyWindowMillis());
@@ -82,6 +84,31 @@ class ChainConfigTest {
     assertThat(d.probesToRecoverAfterDouble()).isEqualTo(lib.probesToRecoverDouble());
     assertThat(d.fleetShare()).isEqualTo(lib.fleetShare());
     assertThat(d.journalLimit()).isEqualTo(lib.journalLimit());
+  }
+
+  @Test
+  void parse_memberTimeouts_forMembersOfTheChain_others_aProblemWithTheLine() throws Exception {
+    FailoverOptions f = ConfigFiles.parse("""
+        engine:
+          chain: [etcd, local]
+          etcd: {endpoints: ["http://127.0.0.1:2379"]}
+          failover:
+            members:
+              etcd: {callTimeout: 2s}
+        """, "x").engine().failover();
+    assertThat(f.members()).containsExactly(java.util.Map.entry("etcd",
+        new FailoverOptions.MemberTimeouts(Duration.ofSeconds(2), Duration.ofMillis(500))));
+    assertThat(f.callTimeout()).isNull();
+
+    org.assertj.core.api.Assertions.assertThatThrownBy(() -> ConfigFiles.parse("""
+        engine:
+          chain: [etcd, local]
+          etcd: {endpoints: ["http://127.0.0.1:2379"]}
+          failover:
+            members:
+              redis: {callTimeout: 2s}
+        """, "x")).hasMessageContaining(
+            "engine.failover.members.redis: redis is not in the chain [etcd, local]");
   }
 
   @Test
@@ -216,7 +243,7 @@ class ChainConfigTest {
         windowpane.yaml:16: engine.failover.retries: unknown key; engine.failover takes\
          probeInterval, probeTimeout, probeFailuresToTrip, callTimeout, failuresToTrip,\
          latencyThreshold, latencyWindow, slowWindowsToTrip, probesToRecover,\
-         probesToRecoverAfterDouble, fleetNodes, fleetShare, journalLimit""");
+         probesToRecoverAfterDouble, fleetNodes, fleetShare, journalLimit, members""");
   }
 
   @Test

@@ -38,7 +38,7 @@ public final class PropertyTree {
       "backoffBase", "backoffMax", "maxValueBytes", "cachedCounts", "failover", "probeInterval",
       "probeTimeout", "probeFailuresToTrip", "callTimeout", "failuresToTrip",
       "latencyThreshold", "latencyWindow", "slowWindowsToTrip", "probesToRecover",
-      "probesToRecoverAfterDouble", "fleetNodes", "fleetShare", "journalLimit", "limits",
+      "probesToRecoverAfterDouble", "fleetNodes", "fleetShare", "journalLimit", "members", "limits",
       "shadow", "leasing", "enabled", "maxShare", "maxSlice", "logLifetime", "name", "permits",
       "window", "algorithm", "panes", "kind", "accuracy", "trackedRange", "maxValues");
   private static final Set<String> LIST_KEYS = Set.of("chain", "cluster", "endpoints",
