@@ -1,6 +1,7 @@
 package io.windowpane.redis;
 
 import io.lettuce.core.RedisURI;
+import io.windowpane.GroupDecision;
 import io.windowpane.MillisClock;
 import io.windowpane.Quota;
 import io.windowpane.StatsSpec;
@@ -15,6 +16,7 @@ import io.windowpane.redis.internal.TimeArg;
 import io.windowpane.spi.CounterStore;
 import io.windowpane.spi.DeferredEngine;
 import io.windowpane.spi.Engine;
+import io.windowpane.spi.GroupRequest;
 import io.windowpane.spi.LimiterStore;
 import io.windowpane.spi.LockStore;
 import io.windowpane.spi.StatsStore;
@@ -135,6 +137,21 @@ public final class RedisEngine implements Engine {
   @Override
   public boolean replays() {
     return true;
+  }
+
+  /**
+   * Decides the group in one call of {@code wp_group} (library version 10) wherever its keys can
+   * share one call: always on one server; on a Redis Cluster when every key of the group lies in
+   * one slot (hash tags). The function records every request, or none, atomically: nothing is
+   * taken and given back, so a denied group never denies anyone else meanwhile. The answer is
+   * the one the ordered leases give (docs/guarantees.md, "All-or-nothing across limiters"),
+   * and they decide the group instead where the keys span slots of a cluster, in lock mode, and
+   * for a group of one request (a plain {@code tryAcquire}).
+   */
+  @Override
+  public CompletionStage<Optional<GroupDecision>> tryAcquireAllOrNothingAsync(
+      List<GroupRequest> requests) {
+    return stores.tryAcquireAllOrNothingAsync(requests);
   }
 
   /** Asks the server for its clock ({@code TIME}): one round trip, within the timeout. */

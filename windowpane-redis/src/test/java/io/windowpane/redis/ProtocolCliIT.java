@@ -124,7 +124,42 @@ class ProtocolCliIT {
           "wp1:c:{logins:alice}:l60000:m", Long.toString(T + 59_999), "l", "60000", "1"))
           .containsExactly("7");
       assertThat(logins.count("alice")).as("the events at T have left").isZero();
-      assertThat(cli("FCALL", "wp_version", "0")).containsExactly("9");
+      assertThat(cli("FCALL", "wp_version", "0")).containsExactly("10");
+    }
+  }
+
+  @Test
+  void groupsAndBatches_fromRedisCli_andFromJava_agree() throws Exception {
+    ManualClock clock = ManualClock.at(T);
+    Limit perUser = Limit.of(5, WindowSpec.panes(Duration.ofSeconds(1), 10));
+    Limit perTenant = Limit.of(3, WindowSpec.log(Duration.ofSeconds(1)));
+    try (Windowpane wp = TestEngines.standalone(redis, clock, ScriptMode.AUTO)) {
+      RateLimiter users = wp.limiter("gu", perUser);
+      RateLimiter tenants = wp.limiter("gt", perTenant);
+      // members in the order limiter name, then key: gt (tenant acme) before gu (user 42)
+      String[] group = {"FCALL", "wp_group", "3", "wp1:r:{gt:acme}:0:l1000",
+          "wp1:r:{gt:acme}:0:l1000:m", "wp1:r:{gu:42}:0:p1000/10", Long.toString(T), "2",
+          "1", "1", "l", "1000", "1", "3", "2", "1", "p", "1000", "10", "5"};
+      assertThat(cli(group)).as("allowed: 0, then each remaining").containsExactly("0", "2", "3");
+      assertThat(wp.tryAcquireAllOrNothing(List.of(users.request("42", 2),
+          tenants.request("acme", 1))).orElseThrow().decisions()).containsExactly(
+          java.util.Optional.of(Decision.allowed(1)), java.util.Optional.of(Decision.allowed(1)));
+      // the user has room for 1 only: member 2 denies, member 1 answers the room it had
+      assertThat(cli(group)).containsExactly("2", "1", "1", "1", "1000");
+      assertThat(tenants.peek("acme", 1).orElseThrow()).isEqualTo(Decision.allowed(0));
+
+      String[] takeAll = {"FCALL", "wp_take_all", "2", "wp1:r:{gu:42}:0:p1000/10",
+          "wp1:r:{gu:7}:0:p1000/10", Long.toString(T), "1", "1", "p", "1000", "10", "5"};
+      assertThat(cli(takeAll)).as("3 integers per key").containsExactly("0", "0", "0",
+          "4", "0", "0");
+      assertThat(users.tryAcquireAll(List.of("42", "7"), 1)).containsExactly(
+          Decision.denied(0, perUser, 1000), Decision.allowed(3));
+      WindowCounter hits = wp.counter("gh", WindowSpec.weighted(Duration.ofSeconds(1)));
+      assertThat(cli("FCALL", "wp_add_all", "2", "wp1:c:{gh:a}:w1000", "wp1:c:{gh:b}:w1000",
+          Long.toString(T), "2", "w", "1000", "1", "wp1:c:{gh:a}:w1000"))
+          .as("an extra key after the spec: an item like the others").containsExactly("2", "2",
+              "4");
+      assertThat(hits.countAll(List.of("a", "b"))).containsExactly(4L, 2L);
     }
   }
 

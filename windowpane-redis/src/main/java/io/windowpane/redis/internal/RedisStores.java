@@ -1,13 +1,18 @@
 package io.windowpane.redis.internal;
 
+import io.windowpane.GroupDecision;
 import io.windowpane.MillisClock;
 import io.windowpane.Quota;
 import io.windowpane.StatsSpec;
 import io.windowpane.WindowSpec;
 import io.windowpane.spi.CounterStore;
+import io.windowpane.spi.GroupRequest;
 import io.windowpane.spi.LimiterStore;
 import io.windowpane.spi.LockStore;
 import io.windowpane.spi.StatsStore;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CompletionStage;
 
 /** Makes the engine's stores over one seam and one time source. */
 public final class RedisStores {
@@ -59,6 +64,15 @@ public final class RedisStores {
       return lockMode.limiterStore(name, quota);
     }
     return new RedisLimiterStore(seam, time, guardMillis, name, quota);
+  }
+
+  /**
+   * An all-or-nothing group: one call of {@code wp_group} where its keys can share one call
+   * ({@link Groups}), else the ordered leases of {@code AllOrNothing}.
+   */
+  public CompletionStage<Optional<GroupDecision>> tryAcquireAllOrNothingAsync(
+      List<GroupRequest> requests) {
+    return Groups.acquire(seam, time, requests);
   }
 
   public StatsStore statsStore(String name, StatsSpec spec) {
