@@ -140,7 +140,7 @@ public final class RedisEngine implements Engine {
   }
 
   /**
-   * Decides the group in one call of {@code wp_group} (library version 10) wherever its keys can
+   * Decides the group in one call of {@code wp_group} wherever its keys can
    * share one call: always on one server; on a Redis Cluster when every key of the group lies in
    * one slot (hash tags). The function records every request, or none, atomically: nothing is
    * taken and given back, so a denied group never denies anyone else meanwhile. The answer is

@@ -9,8 +9,8 @@ import java.util.concurrent.CompletableFuture;
 
 /*
  * Design note. A batch (addAll, countAll, tryAcquireAll, summaryAll) is one call of a batch
- * function (wp_add_all, wp_count_all, wp_take_all, wp_summary_all, wp_xsummary_all; library
- * version 10) per place its keys live, not one call per key:
+ * function (wp_add_all, wp_count_all, wp_take_all, wp_summary_all, wp_xsummary_all) per place
+ * its keys live, not one call per key:
  *
  *   - one server: one call for the whole batch;
  *   - a Redis Cluster through Functions: one call per node. A cluster refuses declared KEYS of

@@ -17,7 +17,7 @@ import java.util.concurrent.CompletableFuture;
 
 /*
  * Design note. An all-or-nothing group (Windowpane.tryAcquireAllOrNothing) on Redis is one call
- * of wp_group (library version 10) wherever the group's keys can share one call: always on one
+ * of wp_group wherever the group's keys can share one call: always on one
  * server, and on a Redis Cluster when every key lies in one slot (hash tags: the keys of limiter
  * "api" for "acme}:1" and "acme}:2" share the tag {api:acme}). The function reads every
  * member's windows, and records every member, as wp_acquire would, only when every member

@@ -18,14 +18,13 @@ import java.util.concurrent.CompletionStage;
  * A rate limiter in Redis: every decision, over every limit of the quota, is one call of
  * {@code wp_take}, which checks all limits and records in all of them or in none. It answers an
  * allowed decision with a bare integer (the remaining room) and a denied one with the array of
- * {@code wp_acquire} (library version 6: the array reply cost the server about half a
- * microsecond per call). A replay is one call of {@code wp_replay}, which records in every
- * limit and decides nothing. {@link #peek} is one call of {@code wp_peek} (library version 8),
- * which writes nothing. With top keys on, every decision also feeds the allowed or the denied
+ * {@code wp_acquire} (an array reply costs the server about half a microsecond more per call). A replay is one call of {@code wp_replay}, which records in every
+ * limit and decides nothing. {@link #peek} is one call of {@code wp_peek}, which
+ * writes nothing. With top keys on, every decision also feeds the allowed or the denied
  * sketch of the first limit's window ({@link TopSketch}: a call of its own, not awaited).
  * {@link #tryAcquireAll} is one call of {@code wp_take_all} per node ({@link Batch}).
  *
- * <p>Leasing (library version 9): {@link #lease} is one call of {@code wp_lease}, which grants
+ * <p>Leasing: {@link #lease} is one call of {@code wp_lease}, which grants
  * the largest count in [min, max] that fits every limit and records it as an acquire of it at
  * the engine's time (the server's by default), answered with the grant and that time; a grant
  * feeds the top keys like an acquire of it.

@@ -68,7 +68,7 @@ final class RedisStatsStore implements StatsStore {
       specArgs = Layout.histogramArgs(spec);
       summaryArgs = new String[1 + specArgs.length];
       System.arraycopy(specArgs, 0, summaryArgs, 1, specArgs.length);
-      holdsArgs = new String[] {null, "1", "p", window, specArgs[1]};
+      holdsArgs = new String[] {null, "1", "h", window, specArgs[1]};
       empty = Summary.ofHistogram(0, 0, Double.NaN, Double.NaN, new LogHistogram(buckets));
     }
     this.top = spec.topKeys() == 0 ? null : new TopSketch(seam, guardMillis,
