@@ -30,9 +30,12 @@ final class RedisCounterStore implements CounterStore {
   private final String panes;
   /** The window's top-keys sketch; null when top keys are off. */
   private final TopSketch top;
+  /** Merges concurrent adds bound for one node into wp_add_all calls; null when off. */
+  private final Coalescer<Long> coalescer;
 
   RedisCounterStore(RedisSeam seam, TimeArg time, long guardMillis, String name,
-      WindowSpec spec) {
+      WindowSpec spec, boolean coalescing) {
+    this.coalescer = coalescing ? new Coalescer<>() : null;
     this.seam = seam;
     this.time = time;
     this.guardMillis = guardMillis;
@@ -76,9 +79,22 @@ final class RedisCounterStore implements CounterStore {
         new String[] {time.now(), algorithm, windowMillis, panes});
   }
 
+  /**
+   * One add: wp_add at once, or, with coalescing on and other adds of this store with the same
+   * n on the wire to the key's node, an item of the next wp_add_all.
+   */
+  private CompletableFuture<Long> coalescedAdd(String key, long n) {
+    if (coalescer == null) {
+      return addCall(key, n);
+    }
+    Object route = seam.batchRoute(seam.slot(prefix + key + suffix));
+    return coalescer.submit(new Coalescer.LaneKey(route, n), key, () -> addCall(key, n),
+        keys -> addAllCall(keys, n));
+  }
+
   @Override
   public long add(String key, long n) {
-    return Calls.await(addCall(key, n), guardMillis, "add");
+    return Calls.await(coalescedAdd(key, n), guardMillis, "add");
   }
 
   @Override
@@ -137,7 +153,7 @@ final class RedisCounterStore implements CounterStore {
 
   @Override
   public CompletionStage<Long> addAsync(String key, long n) {
-    return Calls.translated(addCall(key, n), "add");
+    return Calls.translated(coalescedAdd(key, n), "add");
   }
 
   @Override

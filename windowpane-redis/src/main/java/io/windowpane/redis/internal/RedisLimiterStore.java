@@ -46,8 +46,12 @@ final class RedisLimiterStore implements LimiterStore {
   /** The sketches of permits allowed and requests denied; null when top keys are off. */
   private final TopSketch allowedTop;
   private final TopSketch deniedTop;
+  /** Merges concurrent decisions bound for one node into wp_take_all calls; null when off. */
+  private final Coalescer<Decision> coalescer;
 
-  RedisLimiterStore(RedisSeam seam, TimeArg time, long guardMillis, String name, Quota quota) {
+  RedisLimiterStore(RedisSeam seam, TimeArg time, long guardMillis, String name, Quota quota,
+      boolean coalescing) {
+    this.coalescer = coalescing ? new Coalescer<>() : null;
     this.seam = seam;
     this.time = time;
     this.guardMillis = guardMillis;
@@ -159,16 +163,28 @@ final class RedisLimiterStore implements LimiterStore {
         (Long) reply.get(3));
   }
 
+  /**
+   * One decision: wp_take at once, or, with coalescing on and other decisions of this store
+   * with the same permits on the wire to the key's node, an item of the next wp_take_all.
+   */
+  private CompletableFuture<Decision> decide(String key, long permits) {
+    if (coalescer == null) {
+      return acquireCall(key, permits).thenApply(this::decision);
+    }
+    Object route = seam.batchRoute(seam.slot(prefix + key + suffixes[0]));
+    return coalescer.submit(new Coalescer.LaneKey(route, permits), key,
+        () -> acquireCall(key, permits).thenApply(this::decision),
+        keys -> tryAcquireAllCall(keys, permits));
+  }
+
   @Override
   public Decision tryAcquire(String key, long permits) {
-    return decision(Calls.await(acquireCall(key, permits), guardMillis, "tryAcquire"));
+    return Calls.await(decide(key, permits), guardMillis, "tryAcquire");
   }
 
   @Override
   public boolean tryConsume(String key, long permits) {
-    // an allowed decision is a bare integer; a denied one an array (whose first element is 0)
-    return unwrap(Calls.await(acquireCall(key, permits), guardMillis, "tryConsume"))
-        instanceof Long;
+    return Calls.await(decide(key, permits), guardMillis, "tryConsume").allowed();
   }
 
   @Override
@@ -257,7 +273,7 @@ final class RedisLimiterStore implements LimiterStore {
 
   @Override
   public CompletionStage<Decision> tryAcquireAsync(String key, long permits) {
-    return Calls.translated(acquireCall(key, permits).thenApply(this::decision), "tryAcquire");
+    return Calls.translated(decide(key, permits), "tryAcquire");
   }
 
   @Override
