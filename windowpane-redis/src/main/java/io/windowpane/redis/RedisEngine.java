@@ -2,6 +2,7 @@ package io.windowpane.redis;
 
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.StaticCredentialsProvider;
+import io.windowpane.GroupDecision;
 import io.windowpane.MillisClock;
 import io.windowpane.Quota;
 import io.windowpane.StatsSpec;
@@ -16,6 +17,7 @@ import io.windowpane.redis.internal.TimeArg;
 import io.windowpane.spi.CounterStore;
 import io.windowpane.spi.DeferredEngine;
 import io.windowpane.spi.Engine;
+import io.windowpane.spi.GroupRequest;
 import io.windowpane.spi.LimiterStore;
 import io.windowpane.spi.LockStore;
 import io.windowpane.spi.StatsStore;
@@ -57,6 +59,13 @@ import java.util.concurrent.CompletionStage;
  *
  * <p>Replay ({@link #replays()}): a failover chain's events recorded at their own times, each
  * call atomic and idempotent per replay id (docs/redis-protocol.md, "Replay"), in every mode.
+ *
+ * <p>Batches and coalescing: a batch ({@code addAll}, {@code countAll}, {@code tryAcquireAll},
+ * {@code summaryAll}) is one call of a batch function per node of a cluster (one on a single
+ * server), and concurrent single decisions and adds of one store bound for one node travel as
+ * one batch call while another is on the wire ({@link Builder#coalescing}); a lone call goes out
+ * at once. An all-or-nothing group is one call where its keys share one call
+ * ({@link #tryAcquireAllOrNothingAsync}).
  *
  * <p>Leasing: a limiter store's {@code lease} is one call of {@code wp_lease} (the largest grant
  * in [min, max] that fits every limit, recorded as an acquire of it at the engine's time) and its
@@ -138,6 +147,21 @@ public final class RedisEngine implements Engine {
     return true;
   }
 
+  /**
+   * Decides the group in one call of {@code wp_group} wherever its keys can
+   * share one call: always on one server; on a Redis Cluster when every key of the group lies in
+   * one slot (hash tags). The function records every request, or none, atomically: nothing is
+   * taken and given back, so a denied group never denies anyone else meanwhile. The answer is
+   * the one the ordered leases give (docs/guarantees.md, "All-or-nothing across limiters"),
+   * and they decide the group instead where the keys span slots of a cluster, in lock mode, and
+   * for a group of one request (a plain {@code tryAcquire}).
+   */
+  @Override
+  public CompletionStage<Optional<GroupDecision>> tryAcquireAllOrNothingAsync(
+      List<GroupRequest> requests) {
+    return stores.tryAcquireAllOrNothingAsync(requests);
+  }
+
   /** Asks the server for its clock ({@code TIME}): one round trip, within the timeout. */
   @Override
   public CompletionStage<Void> probe() {
@@ -184,6 +208,7 @@ public final class RedisEngine implements Engine {
     private MillisClock skewedLocal;
     private Duration expiryGrace = Duration.ofSeconds(1);
     private Duration lockWait;
+    private boolean coalescing = true;
 
     private Builder() {}
 
@@ -337,6 +362,21 @@ public final class RedisEngine implements Engine {
     }
 
     /**
+     * Whether concurrent single calls of one counter or limiter bound for one node are merged
+     * into batch calls (default true): a call that finds no other of its kind on the wire to
+     * its node goes out at once, alone, as before; calls that arrive while one is on the wire
+     * go out together, as one call of the batch function, when it is answered (no timer).
+     * Every caller gets exactly its own answer, the one its single call would have given at
+     * the batch's time; a batch that fails fails each call in it. Covers {@code tryAcquire},
+     * {@code tryConsume} and {@code add} (and their async forms), per permits or count: under
+     * load one server call carries many decisions. False sends every call on its own.
+     */
+    public Builder coalescing(boolean coalescing) {
+      this.coalescing = coalescing;
+      return this;
+    }
+
+    /**
      * With client time ({@link #clientTime()}, {@link #clock}): how much longer than their
      * logical expiry keys live in Redis (default 1 s; 0 to 366 days). Answers always follow the
      * logical expiry; the grace only covers a client clock that does not run exactly with the
@@ -407,8 +447,8 @@ public final class RedisEngine implements Engine {
         leaseClock = skew;
       }
       long guard = timeout.toMillis() * 2 + 1_000;
-      return new RedisEngine(seam, new RedisStores(seam, time, guard, leaseClock, lockWait), skew,
-          task);
+      return new RedisEngine(seam, new RedisStores(seam, time, guard, leaseClock, lockWait,
+          coalescing), skew, task);
     }
   }
 }

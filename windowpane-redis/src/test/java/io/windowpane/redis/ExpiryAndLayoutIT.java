@@ -322,8 +322,8 @@ class ExpiryAndLayoutIT {
     try (Windowpane wp = Windowpane.using(RedisEngine.builder().uri(redis.uri()).build());
         RespClient c = redis.client()) {
       String hash = histogramKey("fmt-h", "k", 1000, 10);
-      // format 1: the histogram layout before the window aggregate (never shipped)
-      c.command("HSET", hash, "v", "1", "e", "99999999999999", "h", "0");
+      // a layout format this library does not know
+      c.command("HSET", hash, "v", "9", "e", "99999999999999", "h", "0");
       c.command("HSET", "wp1:x:{fmt-x:k}:x1000:m", "v", "9");
       WindowStats histogram = wp.stats("fmt-h", StatsSpec.histogram(Duration.ofSeconds(1), 10));
       WindowStats exact = wp.stats("fmt-x", StatsSpec.exact(Duration.ofSeconds(1)));

@@ -80,26 +80,44 @@ class LibraryLoadingIT {
   }
 
   @Test
-  void aVersion8Library_isUpgraded_andLeasing_reloadsItWhenVersion8IsLoadedBack() {
+  void anOlderLibraryWithoutLeasing_isReplaced_andReloadedWhenLoadedBackByHand() {
     String text = FunctionLibrary.bundled().functionText();
     int ours = FunctionLibrary.bundled().version();
-    // version 8 as it shipped registered neither wp_lease nor wp_release
-    String v8 = withVersion(text, ours, 8).replace(", 'wp_lease', 'wp_release'}", "}");
-    assertThat(v8).doesNotContain("'wp_lease'");
+    // a library of version 0 that registers neither wp_lease nor wp_release nor wp_group
+    String older = withVersion(text, ours, 0).replace(", 'wp_lease', 'wp_release', 'wp_group'}", "}");
+    assertThat(older).doesNotContain("'wp_lease'");
     Quota quota = Quota.of(Limit.of(5, WindowSpec.panes(Duration.ofHours(1), 10)));
     try (RespClient c = redis.client()) {
-      c.command("FUNCTION", "LOAD", "REPLACE", v8);
-      assertThat(version(c)).isEqualTo(8L);
+      c.command("FUNCTION", "LOAD", "REPLACE", older);
+      assertThat(version(c)).isEqualTo(0L);
       try (RedisEngine engine = engine(ScriptMode.FUNCTIONS)) {
         assertThat(version(c)).as("upgraded at start").isEqualTo((long) ours);
         LimiterStore limiter = engine.limiterStore("lease", quota);
         assertThat(limiter.lease("k", 1, 3).orElseThrow().permits()).isEqualTo(3);
-        c.command("FUNCTION", "LOAD", "REPLACE", v8); // an older engine's library, by hand
+        c.command("FUNCTION", "LOAD", "REPLACE", older); // an older engine's library, by hand
         assertThat(limiter.lease("k", 1, 3).orElseThrow().permits())
             .as("'Function not found': reloaded, then called again").isEqualTo(2);
         assertThat(version(c)).isEqualTo((long) ours);
       }
     }
+  }
+
+  /** The library's parts are the lua directory's files, in name order: cat *.lua assembles it. */
+  @Test
+  void theLibrary_isItsPartsInNameOrder() throws Exception {
+    java.nio.file.Path dir = java.nio.file.Path.of("src/main/resources/io/windowpane/redis/lua");
+    List<String> files;
+    try (java.util.stream.Stream<java.nio.file.Path> listed = java.nio.file.Files.list(dir)) {
+      files = listed.map(p -> p.getFileName().toString()).filter(n -> n.endsWith(".lua"))
+          .sorted().toList();
+    }
+    assertThat(FunctionLibrary.parts()).isEqualTo(files);
+    StringBuilder cat = new StringBuilder();
+    for (String file : files) {
+      cat.append(java.nio.file.Files.readString(dir.resolve(file)));
+    }
+    assertThat(FunctionLibrary.bundled().functionText()).isEqualTo(cat.toString());
+    assertThat(FunctionLibrary.bundled().version()).isEqualTo(1);
   }
 
   private static String withVersion(String text, int from, int to) {

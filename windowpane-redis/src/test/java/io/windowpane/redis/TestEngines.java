@@ -30,6 +30,12 @@ final class TestEngines {
         .expiryGrace(TEST_GRACE).build());
   }
 
+  /** An engine through Functions on database {@code database} of one {@code redis-server}. */
+  static RedisEngine redisEngine(RedisServer redis, ManualClock clock, int database) {
+    return RedisEngine.builder().uri(redis.uri()).database(database)
+        .scripts(ScriptMode.FUNCTIONS).clock(clock).expiryGrace(TEST_GRACE).build();
+  }
+
   /** An engine on one {@code redis-server} in lock mode (counters and limiters). */
   static Windowpane lockMode(RedisServer redis, ManualClock clock) {
     return Windowpane.using(RedisEngine.builder().uri(redis.uri()).clock(clock)

@@ -1,11 +1,8 @@
 package io.windowpane.redis.internal;
 
-import java.util.ArrayList;
-import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.function.Function;
 
 /** Waiting on and combining the futures of calls. */
 public final class Calls {
@@ -38,22 +35,6 @@ public final class Calls {
         throw RedisFailures.translate(what, e);
       }
       return v;
-    });
-  }
-
-  /** One call per key, all issued before any answer is awaited (pipelined); answers in order. */
-  static <R> CompletableFuture<List<R>> each(List<String> keys,
-      Function<String, CompletableFuture<R>> call) {
-    List<CompletableFuture<R>> futures = new ArrayList<>(keys.size());
-    for (String key : keys) {
-      futures.add(call.apply(key));
-    }
-    return CompletableFuture.allOf(futures.toArray(new CompletableFuture<?>[0])).thenApply(v -> {
-      List<R> out = new ArrayList<>(futures.size());
-      for (CompletableFuture<R> f : futures) {
-        out.add(f.join());
-      }
-      return out;
     });
   }
 

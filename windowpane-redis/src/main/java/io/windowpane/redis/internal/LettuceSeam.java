@@ -17,6 +17,7 @@ import io.lettuce.core.api.sync.RedisCommands;
 import io.lettuce.core.cluster.ClusterClientOptions;
 import io.lettuce.core.cluster.ClusterTopologyRefreshOptions;
 import io.lettuce.core.cluster.RedisClusterClient;
+import io.lettuce.core.cluster.SlotHash;
 import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import io.lettuce.core.cluster.models.partitions.RedisClusterNode;
@@ -80,6 +81,8 @@ public final class LettuceSeam implements RedisSeam {
   private final Supplier<List<RedisCommands<String, String>>> primaries;
   private final FunctionLibrary library;
   private final boolean functions;
+  /** The cluster connection, whose partitions map slots to nodes; null on one server. */
+  private final StatefulRedisClusterConnection<String, String> cluster;
 
   private LettuceSeam(AbstractRedisClient client, StatefulConnection<String, String> connection,
       RedisClusterAsyncCommands<String, String> async,
@@ -87,6 +90,8 @@ public final class LettuceSeam implements RedisSeam {
       ScriptMode mode) {
     this.client = client;
     this.connection = connection;
+    this.cluster = connection instanceof StatefulRedisClusterConnection<String, String> c
+        ? c : null;
     this.async = async;
     this.primaries = primaries;
     this.library = library;
@@ -287,6 +292,25 @@ public final class LettuceSeam implements RedisSeam {
     return (evalText
         ? async.<T>eval(library.evalText(), type, keys, evalArgs)
         : async.<T>evalsha(library.evalSha(), type, keys, evalArgs)).toCompletableFuture();
+  }
+
+  @Override
+  public int slot(String key) {
+    return cluster == null ? 0 : SlotHash.getSlot(key);
+  }
+
+  @Override
+  public Object batchRoute(int slot) {
+    if (cluster == null) {
+      return "";
+    }
+    if (functions) {
+      RedisClusterNode node = cluster.getPartitions().getPartitionBySlot(slot);
+      if (node != null) {
+        return node.getNodeId();
+      }
+    }
+    return slot;
   }
 
   @Override

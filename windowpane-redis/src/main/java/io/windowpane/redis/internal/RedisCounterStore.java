@@ -3,6 +3,7 @@ package io.windowpane.redis.internal;
 import io.windowpane.WindowSpec;
 import io.windowpane.spi.CounterStore;
 import io.windowpane.TopKey;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -10,8 +11,9 @@ import java.util.concurrent.CompletionStage;
 
 /**
  * A sliding-window counter in Redis: {@code add} and {@code count} are one call each of
- * {@code wp_add} / {@code wp_count}, a replay one call of {@code wp_replay}; batches are
- * pipelined; async forms never block. With top keys on, every add also feeds the window's
+ * {@code wp_add} / {@code wp_count}, a replay one call of {@code wp_replay}; a batch is one
+ * call of {@code wp_add_all} / {@code wp_count_all} per node ({@link Batch}), every key at the
+ * batch's one time; async forms never block. With top keys on, every add also feeds the window's
  * sketch ({@link TopSketch}: a call of its own, not awaited).
  */
 final class RedisCounterStore implements CounterStore {
@@ -28,9 +30,12 @@ final class RedisCounterStore implements CounterStore {
   private final String panes;
   /** The window's top-keys sketch; null when top keys are off. */
   private final TopSketch top;
+  /** Merges concurrent adds bound for one node into wp_add_all calls; null when off. */
+  private final Coalescer<Long> coalescer;
 
   RedisCounterStore(RedisSeam seam, TimeArg time, long guardMillis, String name,
-      WindowSpec spec) {
+      WindowSpec spec, boolean coalescing) {
+    this.coalescer = coalescing ? new Coalescer<>() : null;
     this.seam = seam;
     this.time = time;
     this.guardMillis = guardMillis;
@@ -74,9 +79,22 @@ final class RedisCounterStore implements CounterStore {
         new String[] {time.now(), algorithm, windowMillis, panes});
   }
 
+  /**
+   * One add: wp_add at once, or, with coalescing on and other adds of this store with the same
+   * n on the wire to the key's node, an item of the next wp_add_all.
+   */
+  private CompletableFuture<Long> coalescedAdd(String key, long n) {
+    if (coalescer == null) {
+      return addCall(key, n);
+    }
+    Object route = seam.batchRoute(seam.slot(prefix + key + suffix));
+    return coalescer.submit(new Coalescer.LaneKey(route, n), key, () -> addCall(key, n),
+        keys -> addAllCall(keys, n));
+  }
+
   @Override
   public long add(String key, long n) {
-    return Calls.await(addCall(key, n), guardMillis, "add");
+    return Calls.await(coalescedAdd(key, n), guardMillis, "add");
   }
 
   @Override
@@ -91,19 +109,51 @@ final class RedisCounterStore implements CounterStore {
         "holdsState") == 1;
   }
 
+  /** wp_add_all: one call per node (Batch), every key at the same time. */
+  private CompletableFuture<List<Long>> addAllCall(List<String> keys, long n) {
+    String now = time.now();
+    String[] args = {now, Long.toString(n), algorithm, windowMillis, panes};
+    CompletableFuture<List<Long>> call = Batch.run(seam, items(keys),
+        (k, extra) -> seam.callIntegers("wp_add_all", k, Batch.withExtra(args, extra)));
+    if (top == null) {
+      return call;
+    }
+    return call.thenApply(counts -> { // top keys on: feed the sketch per key, not awaited
+      for (String key : keys) {
+        top.add(now, key, n);
+      }
+      return counts;
+    });
+  }
+
+  /** wp_count_all: one call per node (Batch). */
+  private CompletableFuture<List<Long>> countAllCall(List<String> keys) {
+    String[] args = {time.now(), algorithm, windowMillis, panes};
+    return Batch.run(seam, items(keys),
+        (k, extra) -> seam.callIntegers("wp_count_all", k, Batch.withExtra(args, extra)));
+  }
+
+  private List<String[]> items(List<String> keys) {
+    List<String[]> items = new ArrayList<>(keys.size());
+    for (String key : keys) {
+      items.add(keys(key));
+    }
+    return items;
+  }
+
   @Override
   public List<Long> addAll(List<String> keys, long n) {
-    return Calls.await(Calls.each(keys, k -> addCall(k, n)), guardMillis, "addAll");
+    return Calls.await(addAllCall(keys, n), guardMillis, "addAll");
   }
 
   @Override
   public List<Long> countAll(List<String> keys) {
-    return Calls.await(Calls.each(keys, this::countCall), guardMillis, "countAll");
+    return Calls.await(countAllCall(keys), guardMillis, "countAll");
   }
 
   @Override
   public CompletionStage<Long> addAsync(String key, long n) {
-    return Calls.translated(addCall(key, n), "add");
+    return Calls.translated(coalescedAdd(key, n), "add");
   }
 
   @Override
@@ -113,12 +163,12 @@ final class RedisCounterStore implements CounterStore {
 
   @Override
   public CompletionStage<List<Long>> addAllAsync(List<String> keys, long n) {
-    return Calls.translated(Calls.each(keys, k -> addCall(k, n)), "addAll");
+    return Calls.translated(addAllCall(keys, n), "addAll");
   }
 
   @Override
   public CompletionStage<List<Long>> countAllAsync(List<String> keys) {
-    return Calls.translated(Calls.each(keys, this::countCall), "countAll");
+    return Calls.translated(countAllCall(keys), "countAll");
   }
 
   @Override

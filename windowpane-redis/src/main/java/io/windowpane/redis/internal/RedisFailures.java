@@ -30,6 +30,15 @@ final class RedisFailures {
     return errorStartsWith(e, "NOSCRIPT");
   }
 
+  /**
+   * A function touched a key that this cluster node does not serve (a batch's extra keys after
+   * the slot moved or while it migrates): raised before the function wrote anything.
+   */
+  static boolean isNonLocalKey(Throwable e) {
+    return e instanceof RedisCommandExecutionException
+        && String.valueOf(e.getMessage()).contains("non local key");
+  }
+
   /** An exact statistics window refused a record: it holds its maxValues already. */
   static boolean isFull(Throwable e) {
     return errorStartsWith(e, "WPFULL");

@@ -7,6 +7,7 @@ import io.windowpane.TopKey;
 import io.windowpane.WindowSpec;
 import io.windowpane.spi.Grant;
 import io.windowpane.spi.LimiterStore;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
@@ -17,13 +18,13 @@ import java.util.concurrent.CompletionStage;
  * A rate limiter in Redis: every decision, over every limit of the quota, is one call of
  * {@code wp_take}, which checks all limits and records in all of them or in none. It answers an
  * allowed decision with a bare integer (the remaining room) and a denied one with the array of
- * {@code wp_acquire} (library version 6: the array reply cost the server about half a
- * microsecond per call). A replay is one call of {@code wp_replay}, which records in every
- * limit and decides nothing. {@link #peek} is one call of {@code wp_peek} (library version 8),
- * which writes nothing. With top keys on, every decision also feeds the allowed or the denied
+ * {@code wp_acquire} (an array reply costs the server about half a microsecond more per call). A replay is one call of {@code wp_replay}, which records in every
+ * limit and decides nothing. {@link #peek} is one call of {@code wp_peek}, which
+ * writes nothing. With top keys on, every decision also feeds the allowed or the denied
  * sketch of the first limit's window ({@link TopSketch}: a call of its own, not awaited).
+ * {@link #tryAcquireAll} is one call of {@code wp_take_all} per node ({@link Batch}).
  *
- * <p>Leasing (library version 9): {@link #lease} is one call of {@code wp_lease}, which grants
+ * <p>Leasing: {@link #lease} is one call of {@code wp_lease}, which grants
  * the largest count in [min, max] that fits every limit and records it as an acquire of it at
  * the engine's time (the server's by default), answered with the grant and that time; a grant
  * feeds the top keys like an acquire of it.
@@ -45,8 +46,12 @@ final class RedisLimiterStore implements LimiterStore {
   /** The sketches of permits allowed and requests denied; null when top keys are off. */
   private final TopSketch allowedTop;
   private final TopSketch deniedTop;
+  /** Merges concurrent decisions bound for one node into wp_take_all calls; null when off. */
+  private final Coalescer<Decision> coalescer;
 
-  RedisLimiterStore(RedisSeam seam, TimeArg time, long guardMillis, String name, Quota quota) {
+  RedisLimiterStore(RedisSeam seam, TimeArg time, long guardMillis, String name, Quota quota,
+      boolean coalescing) {
+    this.coalescer = coalescing ? new Coalescer<>() : null;
     this.seam = seam;
     this.time = time;
     this.guardMillis = guardMillis;
@@ -158,16 +163,28 @@ final class RedisLimiterStore implements LimiterStore {
         (Long) reply.get(3));
   }
 
+  /**
+   * One decision: wp_take at once, or, with coalescing on and other decisions of this store
+   * with the same permits on the wire to the key's node, an item of the next wp_take_all.
+   */
+  private CompletableFuture<Decision> decide(String key, long permits) {
+    if (coalescer == null) {
+      return acquireCall(key, permits).thenApply(this::decision);
+    }
+    Object route = seam.batchRoute(seam.slot(prefix + key + suffixes[0]));
+    return coalescer.submit(new Coalescer.LaneKey(route, permits), key,
+        () -> acquireCall(key, permits).thenApply(this::decision),
+        keys -> tryAcquireAllCall(keys, permits));
+  }
+
   @Override
   public Decision tryAcquire(String key, long permits) {
-    return decision(Calls.await(acquireCall(key, permits), guardMillis, "tryAcquire"));
+    return Calls.await(decide(key, permits), guardMillis, "tryAcquire");
   }
 
   @Override
   public boolean tryConsume(String key, long permits) {
-    // an allowed decision is a bare integer; a denied one an array (whose first element is 0)
-    return unwrap(Calls.await(acquireCall(key, permits), guardMillis, "tryConsume"))
-        instanceof Long;
+    return Calls.await(decide(key, permits), guardMillis, "tryConsume").allowed();
   }
 
   @Override
@@ -180,13 +197,83 @@ final class RedisLimiterStore implements LimiterStore {
     return Calls.await(tryAcquireAllCall(keys, permits), guardMillis, "tryAcquireAll");
   }
 
+  /**
+   * wp_take_all: one call per node ({@link Batch}), every key at the same time; the reply holds
+   * three integers per key: remaining, the denying limit (1-based, 0 when allowed), retry after.
+   */
   private CompletableFuture<List<Decision>> tryAcquireAllCall(List<String> keys, long permits) {
-    return Calls.each(keys, k -> acquireCall(k, permits).thenApply(this::decision));
+    String[] args = argsFor(permits);
+    List<String[]> items = new ArrayList<>(keys.size());
+    for (String key : keys) {
+      items.add(keys(key));
+    }
+    CompletableFuture<List<Decision>> call = Batch.run(seam, items,
+        (k, extra) -> seam.callIntegers("wp_take_all", k, Batch.withExtra(args, extra))
+            .thenApply(reply -> {
+              List<Decision> out = new ArrayList<>(reply.size() / 3);
+              for (int i = 0; i + 2 < reply.size(); i += 3) {
+                long by = reply.get(i + 1);
+                out.add(by == 0 ? Decision.allowed(reply.get(i))
+                    : Decision.denied(reply.get(i), limits[(int) by - 1], reply.get(i + 2)));
+              }
+              return out;
+            }));
+    if (allowedTop == null) {
+      return call;
+    }
+    return call.thenApply(decisions -> { // top keys on: feed per key, as a decision does
+      for (int i = 0; i < decisions.size(); i++) {
+        fedTop(args[0], keys.get(i), decisions.get(i).allowed() ? permits : 0);
+      }
+      return decisions;
+    });
+  }
+
+  /**
+   * Feeds the top keys as a decision on {@code key} at {@code timeArg} does: {@code allowed}
+   * permits to the allowed sketch, or (0) one denial to the denied sketch. Nothing with top keys
+   * off.
+   */
+  void fedTop(String timeArg, String key, long allowed) {
+    if (allowedTop == null) {
+      return;
+    }
+    if (allowed > 0) {
+      allowedTop.add(timeArg, key, allowed);
+    } else {
+      deniedTop.add(timeArg, key, 1);
+    }
+  }
+
+  /** Whether this store calls through {@code other}: a store of the same engine. */
+  boolean callsThrough(RedisSeam other) {
+    return seam == other;
+  }
+
+  /** The keys of {@code key}: every limit's, in quota order (wp_acquire's KEYS). */
+  String[] keysOf(String key) {
+    return keys(key);
+  }
+
+  /**
+   * A member's ARGV in wp_group: {@code permits}, the number of limits, then per limit its
+   * algorithm, W, P and limit.
+   */
+  void groupArgs(List<String> out, long permits) {
+    out.add(Long.toString(permits));
+    for (int i = 2; i < acquireArgs.length; i++) {
+      out.add(acquireArgs[i]);
+    }
+  }
+
+  /** The limit at {@code position} (1-based) in the quota. */
+  Limit limit(int position) {
+    return limits[position - 1];
   }
 
   @Override
   public CompletionStage<Decision> tryAcquireAsync(String key, long permits) {
-    return Calls.translated(acquireCall(key, permits).thenApply(this::decision), "tryAcquire");
+    return Calls.translated(decide(key, permits), "tryAcquire");
   }
 
   @Override

@@ -31,6 +31,21 @@ public interface RedisSeam extends AutoCloseable {
   CompletableFuture<java.util.List<Object>> callList(String function, String[] keys,
       String[] args);
 
+  /**
+   * The hash slot of {@code key} on a Redis Cluster; 0 on one server, where every key lies in
+   * one place.
+   */
+  int slot(String key);
+
+  /**
+   * Where a batch may send the items whose keys lie in {@code slot} together, in one call: the
+   * same value for every slot of one cluster node when calls run through Functions (whose batch
+   * functions may touch keys of several slots of the node they run on), else one value per
+   * slot; one value for everything on one server. As far as the client's view of the topology
+   * knows: a call routed by an older view fails before it writes, and is sent again by slot.
+   */
+  Object batchRoute(int slot);
+
   /** The server's time in milliseconds ({@code TIME}), for skew measurement. */
   CompletableFuture<Long> serverMillis();
 

@@ -25,7 +25,8 @@ import java.util.concurrent.CompletionStage;
 
 /**
  * A statistics window in Redis: {@code record} and {@code summary} are one call each of the
- * library's statistics functions; {@code summaryAll} is pipelined; async forms never block.
+ * library's statistics functions; {@code summaryAll} is one call of {@code wp_summary_all} (or
+ * {@code wp_xsummary_all}) per node ({@link Batch}); async forms never block.
  * A record refused by a full exact window fails with
  * {@link io.windowpane.CapacityExceededException} and records nothing. A replay is one call of
  * {@code wp_replay_record} or {@code wp_replay_xrecord}; into a full exact window it records the
@@ -67,7 +68,7 @@ final class RedisStatsStore implements StatsStore {
       specArgs = Layout.histogramArgs(spec);
       summaryArgs = new String[1 + specArgs.length];
       System.arraycopy(specArgs, 0, summaryArgs, 1, specArgs.length);
-      holdsArgs = new String[] {null, "1", "p", window, specArgs[1]};
+      holdsArgs = new String[] {null, "1", "h", window, specArgs[1]};
       empty = Summary.ofHistogram(0, 0, Double.NaN, Double.NaN, new LogHistogram(buckets));
     }
     this.top = spec.topKeys() == 0 ? null : new TopSketch(seam, guardMillis,
@@ -200,15 +201,33 @@ final class RedisStatsStore implements StatsStore {
     return Calls.holds(seam, time, guardMillis, holdsKeys(key), holdsArgs);
   }
 
-  @Override
-  public List<Summary> summaryAll(List<String> keys) {
-    List<List<Object>> replies = Calls.await(Calls.each(keys, this::summaryCall), guardMillis,
-        "summaryAll");
+  /**
+   * wp_summary_all or wp_xsummary_all: one call per node ({@link Batch}), every key at the same
+   * time; the reply holds each key's wp_summary (wp_xsummary) reply.
+   */
+  private CompletableFuture<List<Object>> summaryAllCall(List<String> keys) {
+    String[] args = summaryArgs.clone();
+    args[0] = time.now();
+    List<String[]> items = new ArrayList<>(keys.size());
+    for (String key : keys) {
+      items.add(keys(key));
+    }
+    return Batch.run(seam, items, (k, extra) -> seam.callList(
+        exact ? "wp_xsummary_all" : "wp_summary_all", k, Batch.withExtra(args, extra)));
+  }
+
+  @SuppressWarnings("unchecked")
+  private List<Summary> summariesOf(List<Object> replies) {
     List<Summary> out = new ArrayList<>(replies.size());
-    for (List<Object> reply : replies) {
-      out.add(summaryOf(reply));
+    for (Object reply : replies) {
+      out.add(summaryOf((List<Object>) reply));
     }
     return out;
+  }
+
+  @Override
+  public List<Summary> summaryAll(List<String> keys) {
+    return summariesOf(Calls.await(summaryAllCall(keys), guardMillis, "summaryAll"));
   }
 
   @Override
@@ -223,6 +242,8 @@ final class RedisStatsStore implements StatsStore {
 
   @Override
   public CompletionStage<List<Summary>> summaryAllAsync(List<String> keys) {
-    return Calls.translated(Calls.each(keys, this::summaryStage), "summaryAll");
+    CompletableFuture<List<Object>> replies = summaryAllCall(keys);
+    return Calls.translated(exact ? replies.thenApplyAsync(this::summariesOf)
+        : replies.thenApply(this::summariesOf), "summaryAll");
   }
 }

@@ -1,13 +1,18 @@
 package io.windowpane.redis.internal;
 
+import io.windowpane.GroupDecision;
 import io.windowpane.MillisClock;
 import io.windowpane.Quota;
 import io.windowpane.StatsSpec;
 import io.windowpane.WindowSpec;
 import io.windowpane.spi.CounterStore;
+import io.windowpane.spi.GroupRequest;
 import io.windowpane.spi.LimiterStore;
 import io.windowpane.spi.LockStore;
 import io.windowpane.spi.StatsStore;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CompletionStage;
 
 /** Makes the engine's stores over one seam and one time source. */
 public final class RedisStores {
@@ -17,6 +22,7 @@ public final class RedisStores {
   private final long guardMillis;
   private final RedisLockStore locks;
   private final LockModeStores lockMode;
+  private final boolean coalescing;
 
   /**
    * @param guardMillis the longest a blocking call waits for its future (the client's own
@@ -25,15 +31,18 @@ public final class RedisStores {
    *     clock with client time, a monotonic clock with the server's
    */
   public RedisStores(RedisSeam seam, TimeArg time, long guardMillis, MillisClock leaseClock) {
-    this(seam, time, guardMillis, leaseClock, null);
+    this(seam, time, guardMillis, leaseClock, null, true);
   }
 
   /**
    * Stores whose counters and limiters run in lock mode when {@code lockWait} is given (a
    * caller waits at most that long for a key's lock); statistics always use the functions.
+   * With {@code coalescing}, concurrent decisions and adds of one store bound for one node go
+   * out as batch calls ({@link Coalescer}).
    */
   public RedisStores(RedisSeam seam, TimeArg time, long guardMillis, MillisClock leaseClock,
-      java.time.Duration lockWait) {
+      java.time.Duration lockWait, boolean coalescing) {
+    this.coalescing = coalescing;
     this.seam = seam;
     this.time = time;
     this.guardMillis = guardMillis;
@@ -51,14 +60,23 @@ public final class RedisStores {
     if (lockMode != null) {
       return lockMode.counterStore(name, spec);
     }
-    return new RedisCounterStore(seam, time, guardMillis, name, spec);
+    return new RedisCounterStore(seam, time, guardMillis, name, spec, coalescing);
   }
 
   public LimiterStore limiterStore(String name, Quota quota) {
     if (lockMode != null) {
       return lockMode.limiterStore(name, quota);
     }
-    return new RedisLimiterStore(seam, time, guardMillis, name, quota);
+    return new RedisLimiterStore(seam, time, guardMillis, name, quota, coalescing);
+  }
+
+  /**
+   * An all-or-nothing group: one call of {@code wp_group} where its keys can share one call
+   * ({@link Groups}), else the ordered leases of {@code AllOrNothing}.
+   */
+  public CompletionStage<Optional<GroupDecision>> tryAcquireAllOrNothingAsync(
+      List<GroupRequest> requests) {
+    return Groups.acquire(seam, time, requests);
   }
 
   public StatsStore statsStore(String name, StatsSpec spec) {

@@ -13,7 +13,7 @@ import java.util.regex.Pattern;
  * atomic call: KEYS[1] is a marker named after the first window key and the replay id, under
  * the same hash tag, checked and set with the window's reach as its expiry. A repeated replay
  * (the chain did not hear whether the first landed) changes nothing. A limiter's release of
- * leased permits (wp_release, library version 9) is idempotent the same way, with its marker
+ * leased permits (wp_release) is idempotent the same way, with its marker
  * under ":g:" instead of ":y:", so a release id never collides with a replay id.
  */
 

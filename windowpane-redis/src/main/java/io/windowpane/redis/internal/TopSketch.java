@@ -10,8 +10,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 /*
- * Design note. The top-keys sketch of one window (library version 8, docs/redis-protocol.md "Top
- * keys"): one sorted set and one hash per window, under the hash tag {kind:name}, which is not
+ * Design note. The top-keys sketch of one window (docs/redis-protocol.md "Top keys"): one sorted set and one hash per window, under the hash tag {kind:name}, which is not
  * the tag of any counted key ({name:key}). In Redis Cluster the sketch therefore sits on a slot
  * of its own, usually on another node, and no function can both decide and feed it. So each
  * event is fed by a call of its own, wp_topadd, sent right after the decision's call and never

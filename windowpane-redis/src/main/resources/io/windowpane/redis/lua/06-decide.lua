@@ -1,0 +1,342 @@
+-- ---- windows from KEYS and ARGV ---------------------------------------------------------
+
+local MAX_WINDOW = 366 * 24 * 3600 * 1000
+
+-- Reads one window spec at args[i..i+2] (algorithm, window ms, panes) with its keys from
+-- keys[k..]; returns the loaded window, the next arg index and the next key index.
+-- ro: load without writing anything (wp_peek)
+local function window(keys, k, args, i, now, f, ro)
+  local algorithm = args[i]
+  local w = cached(WINDOWS, args[i + 1], 'window', 1, MAX_WINDOW)
+  local p = cached(PANES, args[i + 2], 'panes', 1, 4096)
+  if algorithm == 'p' then
+    if w % p ~= 0 then
+      fail('WPARGS', 'panes must divide the window, was ' .. fmt(p) .. ' of ' .. fmt(w))
+    end
+    return Panes.load(keys[k], now, w, p, f, ro), i + 3, k + 1
+  elseif algorithm == 'w' then
+    return Weighted.load(keys[k], now, w, f, ro), i + 3, k + 1
+  elseif algorithm == 'l' then
+    if keys[k + 1] == nil then
+      fail('WPARGS', 'a log window takes two keys')
+    end
+    return Log.load(keys[k], keys[k + 1], now, w, ro), i + 3, k + 2
+  end
+  fail('WPARGS', "algorithm must be 'p', 'w' or 'l', was " .. tostring(algorithm))
+end
+
+local function keyCount(algorithm)
+  return algorithm == 'l' and 2 or 1
+end
+
+local function checkKeys(keys, expected)
+  if #keys ~= expected then
+    fail('WPARGS', 'expected ' .. expected .. ' keys, got ' .. #keys)
+  end
+end
+
+-- ---- the hot path of one panes or weighted window --------------------------------------
+--
+-- Most calls find their key live and already at the current pane (weighted: fixed window), so
+-- nothing moves on: one HMGET of four fields and one HINCRBY decide, without building window
+-- objects. Any other case runs the general code with the HMGET reply already read. On the hot
+-- path the functions return the count before the call and the field that hotRecord increments
+-- (no closure: nothing to allocate); otherwise nil and the loaded window.
+
+local function hotPanes(key, now, w, p)
+  local r = w / p
+  local cur = floordiv(now, r)
+  local slot = cur - floordiv(cur, p) * p
+  local f = redis.call('HMGET', key, 'v', 'h', 'o', slot)
+  -- hot: at the current pane, whose first write set the expiry (the layout's invariant)
+  if f[1] == FORMAT and tonumber(f[2]) == cur then
+    return tonumber(f[3]) + (tonumber(f[4]) or 0), slot, f
+  end
+  return nil, Panes.load(key, now, w, p, f)
+end
+
+local function hotWeighted(key, now, w)
+  local k = floordiv(now, w)
+  local f = redis.call('HMGET', key, 'v', 'w', 'a', 'b')
+  if f[1] == FORMAT and tonumber(f[2]) == k then
+    local b = tonumber(f[4])
+    local previous = 0
+    if b > 0 then
+      local q, rem = muldiv(b, w - (now - k * w), w)
+      previous = rem > 0 and q + 1 or q
+    end
+    return tonumber(f[3]) + previous, 'a', f
+  end
+  return nil, Weighted.load(key, now, w, f)
+end
+
+-- records n on the hot path: field is cur's slot (panes) or 'a' (weighted); returns the count
+local function hotRecord(key, before, field, n)
+  redis.call('HINCRBY', key, field, n)
+  return before + n
+end
+
+-- one window given by args[i..i+2] with its only key: the hot path where it applies (then also
+-- the HMGET reply, for the general code should the request be denied)
+local function hot(key, args, i, now)
+  local algorithm = args[i]
+  if algorithm ~= 'p' and algorithm ~= 'w' then
+    return nil
+  end
+  local w = cached(WINDOWS, args[i + 1], 'window', 1, MAX_WINDOW)
+  local p = cached(PANES, args[i + 2], 'panes', 1, 4096)
+  if algorithm == 'w' then
+    return hotWeighted(key, now, w)
+  end
+  if w % p ~= 0 then
+    fail('WPARGS', 'panes must divide the window, was ' .. fmt(p) .. ' of ' .. fmt(w))
+  end
+  return hotPanes(key, now, w, p)
+end
+
+-- decides n permits against loaded windows and their limits; records in all or in none, and a
+-- peek (windows loaded read-only) records and writes nothing: the answer is the same
+local function decide(windows, limits, n, peek)
+  local count = #windows
+  local fits = true
+  for j = 1, count do
+    if windows[j]:countWith(n) > limits[j] then
+      fits = false
+    end
+  end
+  local remaining = TWO52
+  if fits then
+    for j = 1, count do
+      local after = peek and windows[j]:countWith(n) or windows[j]:record(n)
+      remaining = math.min(remaining, math.max(0, limits[j] - after))
+    end
+    return {1, remaining, 0, 0}
+  end
+  local wait, by = -1, 0
+  for j = 1, count do
+    remaining = math.min(remaining, math.max(0, limits[j] - windows[j]:count()))
+    local d = windows[j]:retryAfter(n, limits[j])
+    if d > wait then
+      wait, by = d, j
+    end
+    if not peek then
+      windows[j]:flush()
+    end
+  end
+  return {0, remaining, by, wait}
+end
+
+-- checks KEYS against a quota's ARGV (windows from ARGV[4], 4 each) and answers how many it has
+local function quotaKeys(keys, args, count)
+  local expected = 0
+  for j = 0, count - 1 do
+    expected = expected + keyCount(args[4 + j * 4])
+  end
+  checkKeys(keys, expected)
+  return expected
+end
+
+-- loads every window of a quota (read-only when ro) with its limit, by the general code
+local function loadQuota(keys, args, count, now, ro)
+  local windows, limits = {}, {}
+  local i, k = 4, 1
+  for j = 1, count do
+    windows[j], i, k = window(keys, k, args, i, now, nil, ro)
+    limits[j] = cached(COUNTS, args[i], 'limit', 1, TWO52)
+    i = i + 1
+  end
+  return windows, limits
+end
+
+-- ---- functions -------------------------------------------------------------------------
+
+local EXPORTS = {}
+
+-- FCALL wp_version 0 -> the library version
+EXPORTS.wp_version = function()
+  return VERSION
+end
+
+-- FCALL wp_add <1|2 keys> <time|""> <n> <algorithm> <window ms> <panes> -> count
+local function addAt(keys, args, now)
+  local n = int(args[2], 'n', 1, 2147483647)
+  checkKeys(keys, keyCount(args[3]))
+  local before, field = hot(keys[1], args, 3, now)
+  if before then
+    return hotRecord(keys[1], before, field, n)
+  end
+  local win = field or window(keys, 1, args, 3, now)
+  return win:record(n)
+end
+
+EXPORTS.wp_add = function(keys, args)
+  return addAt(keys, args, now_ms(args[1]))
+end
+
+-- FCALL wp_count <1|2 keys> <time|""> <algorithm> <window ms> <panes> -> count
+local function countAt(keys, args, now)
+  checkKeys(keys, keyCount(args[2]))
+  local win = window(keys, 1, args, 2, now)
+  win:flush()
+  return win:count()
+end
+
+EXPORTS.wp_count = function(keys, args)
+  return countAt(keys, args, now_ms(args[1]))
+end
+
+-- The decision of wp_take and wp_acquire: a number, the remaining room, when allowed; the
+-- array {0, remaining, index of the denying limit (1-based), retry after ms} when denied.
+--
+-- The lean path (HMGET of four fields, HINCRBY, arguments checked once).
+-- A single panes or weighted limit found at its current pane is decided by TIME, one HMGET and
+-- one HINCRBY with no Lua table built but the HMGET reply: every table (window objects, the
+-- per-limit state, the reply array) and every extra argument check showed in the server's
+-- microseconds per call. A quota of several such limits keeps one small table per limit. Anything else (a log window, a window that moves on, a denial) runs the
+-- general code from the HMGET replies already read, so no key is read twice.
+local function acquireAt(keys, args, now)
+  local n = cached(COUNTS, args[2], 'permits', 1, TWO52)
+  local count = cached(LIMITS, args[3], 'limits', 1, 8)
+  local limits, windows = {}, {}
+  if #keys == count and count == 1 then
+    local limit = cached(COUNTS, args[7], 'limit', 1, TWO52)
+    local before, field, f = hot(keys[1], args, 4, now)
+    if before then
+      if before + n <= limit then
+        return limit - hotRecord(keys[1], before, field, n)
+      end
+      windows[1] = window(keys, 1, args, 4, now, f)
+    elseif field then
+      windows[1] = field
+    end
+    if windows[1] then
+      limits[1] = limit
+      return decide(windows, limits, n)
+    end
+  end
+  if quotaKeys(keys, args, count) > count then -- a log window among them: the general code
+    local all, caps = loadQuota(keys, args, count, now)
+    return decide(all, caps, n)
+  end
+  -- panes and weighted windows only, one key each: try the hot path on every one
+  local hots, allHot, fits = {}, true, true
+  for j = 1, count do
+    local i = 4 + (j - 1) * 4
+    limits[j] = cached(COUNTS, args[i + 3], 'limit', 1, TWO52)
+    local before, field, f = hot(keys[j], args, i, now)
+    if before then
+      hots[j] = {before, field, f}
+      fits = fits and before + n <= limits[j]
+    else
+      hots[j] = false
+      windows[j] = field
+      allHot = false
+    end
+  end
+  if allHot and fits then
+    local remaining = TWO52
+    for j = 1, count do
+      local h = hots[j]
+      remaining = math.min(remaining, limits[j] - hotRecord(keys[j], h[1], h[2], n))
+    end
+    return remaining
+  end
+  for j = 1, count do
+    if hots[j] then -- the general code, from the HMGET reply already read
+      windows[j] = window(keys, j, args, 4 + (j - 1) * 4, now, hots[j][3])
+    end
+  end
+  return decide(windows, limits, n)
+end
+
+local function acquire(keys, args)
+  return acquireAt(keys, args, now_ms(args[1]))
+end
+
+-- FCALL wp_acquire <keys of every limit> <time|""> <permits> <limits>
+--       then per limit: <algorithm> <window ms> <panes> <permits of the limit>
+-- -> {allowed 1|0, remaining, index of the denying limit (1-based) or 0, retry after ms}
+EXPORTS.wp_acquire = function(keys, args)
+  local reply = acquire(keys, args)
+  if type(reply) == 'number' then
+    return {1, reply, 0, 0}
+  end
+  return reply
+end
+
+-- FCALL wp_take, the same KEYS and ARGV as wp_acquire
+-- -> allowed: (integer) remaining; denied: {0, remaining, denying limit (1-based), retry after}
+EXPORTS.wp_take = function(keys, args)
+  local reply = acquire(keys, args)
+  if type(reply) == 'table' and reply[1] == 1 then
+    return reply[2]
+  end
+  return reply
+end
+
+-- FCALL_RO wp_peek, the same KEYS and ARGV as wp_acquire
+-- -> {allowed 1|0, remaining, index of the denying limit (1-based) or 0, retry after ms}: what
+-- wp_acquire would answer now, recording nothing and writing nothing (registered no-writes): a
+-- log's entries that have left are skipped rather than removed, so the answer is the same as if
+-- the writes had been made.
+EXPORTS.wp_peek = function(keys, args)
+  local now = now_ms(args[1])
+  local n = cached(COUNTS, args[2], 'permits', 1, TWO52)
+  local count = cached(LIMITS, args[3], 'limits', 1, 8)
+  quotaKeys(keys, args, count)
+  local windows, limits = loadQuota(keys, args, count, now, true)
+  return decide(windows, limits, n, true)
+end
+
+-- FCALL wp_lease <the KEYS of wp_acquire> <time|""> <min> <limits>
+--       then per limit: <algorithm> <window ms> <panes> <permits of the limit>, then <max>
+-- -> {granted g, time t, remaining, denying limit (1-based) or 0, retry after ms}
+-- The ARGV of wp_acquire with min in the permits' place, and max after the quota.
+-- Grants the largest g <= max that fits every limit at t, if g >= min, and records g exactly
+-- as wp_acquire of g at t would (remaining: what it left); else records nothing, g = 0 and the
+-- rest is wp_acquire's denial of min. The general code only: wp_take's paths stay as they are.
+EXPORTS.wp_lease = function(keys, args)
+  local now = now_ms(args[1])
+  local lo = cached(COUNTS, args[2], 'min', 1, TWO52)
+  local count = cached(LIMITS, args[3], 'limits', 1, 8)
+  local hi = int(args[4 + 4 * count], 'max', lo, TWO52)
+  quotaKeys(keys, args, count)
+  local windows, limits = loadQuota(keys, args, count, now)
+  local g = hi
+  for j = 1, count do
+    g = math.min(g, limits[j] - windows[j]:count())
+  end
+  local reply = decide(windows, limits, g >= lo and g or lo)
+  if reply[1] == 1 then
+    return {g, now, reply[2], 0, 0}
+  end
+  return {0, now, reply[2], reply[3], reply[4]}
+end
+
+-- FCALL wp_holds <keys> <time|""> <windows> then per window: <algorithm> <window ms> <panes>
+-- -> 1 if any window still holds state (its logical expiry is after now), else 0
+EXPORTS.wp_holds = function(keys, args)
+  local now = now_ms(args[1])
+  local count = int(args[2], 'windows', 1, 8)
+  local k = 1
+  for j = 0, count - 1 do
+    local algorithm = args[3 + j * 3]
+    local holder = algorithm == 'l' and keys[k + 1] or keys[k]
+    local f = redis.call('HMGET', holder, 'v', 'e', 'h', 'w')
+    local e = tonumber(f[2])
+    if f[1] and (algorithm == 'p' or algorithm == 'w') then -- the expiry follows from the head
+      local w = int(args[4 + j * 3], 'window', 1, MAX_WINDOW)
+      if algorithm == 'w' then
+        e = (tonumber(f[4]) + 2) * w
+      else
+        local p = int(args[5 + j * 3], 'panes', 1, 4096)
+        e = (tonumber(f[3]) + p + 1) * (w / p)
+      end
+    end
+    if e and e > now then
+      return 1
+    end
+    k = k + keyCount(algorithm)
+  end
+  return 0
+end

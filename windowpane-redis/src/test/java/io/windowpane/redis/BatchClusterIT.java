@@ -1,0 +1,121 @@
+package io.windowpane.redis;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.windowpane.Decision;
+import io.windowpane.Limit;
+import io.windowpane.ManualClock;
+import io.windowpane.RateLimiter;
+import io.windowpane.WindowCounter;
+import io.windowpane.WindowSpec;
+import io.windowpane.Windowpane;
+import io.windowpane.testkit.conformance.ConformanceBase;
+import io.windowpane.testkit.redis.RedisCluster;
+import io.windowpane.testkit.redis.RedisClusterExtension;
+import io.windowpane.testkit.redis.RedisClusterNode;
+import io.windowpane.testkit.redis.RespClient;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * Batches on a real 3-primary Redis Cluster: one FCALL per node (the keys of the node's other
+ * slots passed after the spec, served through allow-cross-slot-keys), answers equal to the
+ * single calls', and a slot moved behind the client's back sent again by slot, nothing twice.
+ */
+@ExtendWith(RedisClusterExtension.class)
+class BatchClusterIT {
+
+  private final RedisCluster cluster;
+
+  BatchClusterIT(RedisCluster cluster) {
+    this.cluster = cluster;
+  }
+
+  private long fcalls() {
+    long sum = 0;
+    for (RedisClusterNode node : cluster.nodes()) {
+      try (RespClient c = node.client()) {
+        sum += GroupEquivalenceIT.fcalls(c);
+      }
+    }
+    return sum;
+  }
+
+  private static List<String> keys(String prefix, int n) {
+    List<String> keys = new ArrayList<>();
+    for (int i = 0; i < n; i++) {
+      keys.add(prefix + (i % 5 == 4 ? 1 : i));
+    }
+    return keys;
+  }
+
+  @Test
+  void batches_oneCallPerNode_answerAsTheSingleCalls() {
+    ManualClock clock = ManualClock.at(ConformanceBase.REALISTIC + 5);
+    try (Windowpane wp = TestEngines.cluster(cluster, clock)) {
+      WindowSpec spec = WindowSpec.panes(Duration.ofSeconds(1), 10);
+      WindowCounter batched = wp.counter("cba", spec);
+      WindowCounter single = wp.counter("csi", spec);
+      RateLimiter batchedLimiter = wp.limiter("cbl", Limit.of(3, WindowSpec.log(
+          Duration.ofSeconds(1))));
+      RateLimiter singleLimiter = wp.limiter("csl", Limit.of(3, WindowSpec.log(
+          Duration.ofSeconds(1))));
+      List<String> keys = keys("k", 200);
+      for (int round = 0; round < 3; round++) {
+        long before = fcalls();
+        List<Long> counts = batched.addAll(keys, 1);
+        assertThat(fcalls() - before).as("FCALLs of one batch").isEqualTo(3);
+        List<Decision> decisions = batchedLimiter.tryAcquireAll(keys, 1);
+        List<Long> expected = new ArrayList<>();
+        List<Decision> expectedDecisions = new ArrayList<>();
+        for (String key : keys) {
+          expected.add(single.add(key, 1));
+          expectedDecisions.add(singleLimiter.tryAcquire(key, 1));
+        }
+        assertThat(counts).isEqualTo(expected);
+        assertThat(decisions).isEqualTo(expectedDecisions);
+        assertThat(batched.countAll(keys)).isEqualTo(single.countAll(keys));
+        clock.advance(300);
+      }
+    }
+  }
+
+  /**
+   * A slot moved after the engine learnt the topology: the batch call that still counts it on
+   * its old node fails there before writing anything, and its items are sent again by slot.
+   */
+  @Test
+  void aSlotMovedBehindTheClient_theBatchIsSentAgainBySlot_nothingTwice() {
+    ManualClock clock = ManualClock.at(ConformanceBase.REALISTIC + 9);
+    try (Windowpane wp = TestEngines.cluster(cluster, clock)) {
+      WindowCounter counter = wp.counter("cmv", WindowSpec.panes(Duration.ofSeconds(10), 10));
+      List<String> keys = new ArrayList<>();
+      for (int i = 0; i < 60; i++) {
+        keys.add("m" + i);
+      }
+      assertThat(counter.addAll(keys, 1)).containsOnly(1L);
+      // the last key of some node that holds at least two keys of the batch: an extra key
+      String moved = null;
+      RedisClusterNode from = null;
+      for (int i = keys.size() - 1; i >= 0 && moved == null; i--) {
+        RedisClusterNode owner = cluster.nodeOwning(RedisCluster.slotOf("{cmv:" + keys.get(i)
+            + "}"));
+        for (int j = 0; j < i; j++) {
+          if (cluster.nodeOwning(RedisCluster.slotOf("{cmv:" + keys.get(j) + "}")) == owner) {
+            moved = keys.get(i);
+            from = owner;
+            break;
+          }
+        }
+      }
+      assertThat(moved).isNotNull();
+      RedisClusterNode to = cluster.nodes().get((cluster.nodes().indexOf(from) + 1) % 3);
+      cluster.migrateSlot(RedisCluster.slotOf("{cmv:" + moved + "}"), from, to);
+      assertThat(counter.addAll(keys, 1)).containsOnly(2L);
+      assertThat(counter.countAll(keys)).containsOnly(2L);
+    }
+  }
+}
