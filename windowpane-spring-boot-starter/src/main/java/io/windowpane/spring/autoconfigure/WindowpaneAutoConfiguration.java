@@ -9,6 +9,7 @@ import io.windowpane.config.WindowpaneConfig;
 import io.windowpane.spring.WindowpaneCatalog;
 import io.windowpane.spring.WindowpaneProperties;
 import io.windowpane.spring.internal.DecisionListener;
+import io.windowpane.spring.internal.FailoverMeters;
 import io.windowpane.spring.internal.InvalidWindowpanePropertiesException;
 import io.windowpane.spring.internal.LeasingMeterBinder;
 import io.windowpane.spring.internal.MicrometerDecisionListener;
@@ -138,6 +139,18 @@ public class WindowpaneAutoConfiguration {
     @ConditionalOnMissingBean(name = "windowpaneLeasingMeters")
     LeasingMeterBinder windowpaneLeasingMeters(WindowpaneCatalog catalog) {
       return new LeasingMeterBinder(catalog);
+    }
+
+    /**
+     * The failover chain's meters ({@link FailoverMeters}, the service's names) when the engine
+     * is a chain; binds nothing otherwise.
+     */
+    @Bean
+    @ConditionalOnMissingBean(name = "windowpaneFailoverMeters")
+    io.micrometer.core.instrument.binder.MeterBinder windowpaneFailoverMeters(
+        Windowpane windowpane) {
+      return registry -> windowpane.failover()
+          .ifPresent(chain -> new FailoverMeters(chain).bindTo(registry));
     }
   }
 
