@@ -24,9 +24,6 @@ public final class PathRules {
   /** One validated rule. */
   record Compiled(PathPattern pattern, Set<String> methods, Target target, Expression key) {}
 
-  /** The key of requests whose key expression gives null or nothing (a missing header). */
-  static final String NO_KEY = "-";
-
   private final List<Compiled> rules = new ArrayList<>();
 
   /**
@@ -95,12 +92,16 @@ public final class PathRules {
     return out;
   }
 
-  /** The key of {@code request} for {@code rule}. */
-  static String key(Compiled rule, RequestView request) {
+  /**
+   * The key of {@code request} for {@code rule}, by {@code windowpane.keys.on-null} when the
+   * expression gives nothing: the shared key, or null to skip the rule.
+   *
+   * @throws io.windowpane.spring.RateLimitKeyException the key is missing, policy reject
+   */
+  static String key(Compiled rule, RequestView request, RateLimitGuard guard) {
     SimpleEvaluationContext context = SimpleEvaluationContext.forReadOnlyDataBinding()
         .withInstanceMethods().withRootObject(request).build();
-    Object value = rule.key().getValue(context);
-    String key = value == null ? "" : value.toString();
-    return key.isEmpty() ? NO_KEY : key;
+    return guard.keyOrPolicy(rule.target(),
+        RateLimitedInterceptor.evaluate(rule.key(), context), rule.key().getExpressionString());
   }
 }

@@ -8,6 +8,8 @@ import io.windowpane.WindowpaneException;
 import io.windowpane.config.EngineConfig.OnFailure;
 import io.windowpane.config.RateLimitHeaders;
 import io.windowpane.spring.RateLimitExceededException;
+import io.windowpane.spring.RateLimitKeyException;
+import io.windowpane.spring.WindowpaneProperties.NullKeyPolicy;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -37,8 +39,21 @@ public final class RateLimitGuard {
     }
   }
 
+  /**
+   * Which rate-limit headers to send and under which names ({@code windowpane.response.headers});
+   * an empty name leaves that header out. {@code shadow}: whether limiters in shadow mode send
+   * headers at all.
+   */
+  public record HeaderOptions(boolean enabled, boolean shadow, String policy, String limit,
+      String retryAfter) {
+    /** The service's headers; none from shadow limiters. */
+    public static final HeaderOptions DEFAULT =
+        new HeaderOptions(true, false, "RateLimit-Policy", "RateLimit", "Retry-After");
+  }
+
   /** A decision on a target at {@code nowMillis}; {@code degraded}: onFailure answered. */
-  public record Outcome(Target target, Decision decision, boolean degraded, long nowMillis) {
+  public record Outcome(Target target, Decision decision, boolean degraded, long nowMillis,
+      HeaderOptions options) {
 
     /** Whether the call goes on: allowed, or denied by a limiter in shadow mode. */
     public boolean letThrough() {
@@ -46,18 +61,25 @@ public final class RateLimitGuard {
     }
 
     /**
-     * The service's headers: RateLimit-Policy; RateLimit unless degraded (no state);
-     * Retry-After when the call is refused.
+     * The service's headers, under the configured names: RateLimit-Policy; RateLimit unless
+     * degraded (no state); Retry-After when the call is refused. None for a limiter in shadow
+     * mode unless {@link HeaderOptions#shadow()}: a client must not back off from a limit that
+     * is not enforced.
      */
     public Map<String, String> headers() {
       Map<String, String> h = new LinkedHashMap<>();
-      h.put("RateLimit-Policy", RateLimitHeaders.policy(target.quota()));
-      if (!degraded) {
-        h.put("RateLimit", RateLimitHeaders.current(target.name(), target.quota(), decision,
+      if (target.shadow() && !options.shadow()) {
+        return h;
+      }
+      if (options.enabled() && !options.policy().isEmpty()) {
+        h.put(options.policy(), RateLimitHeaders.policy(target.quota()));
+      }
+      if (options.enabled() && !options.limit().isEmpty() && !degraded) {
+        h.put(options.limit(), RateLimitHeaders.current(target.name(), target.quota(), decision,
             nowMillis));
       }
-      if (!letThrough()) {
-        h.put("Retry-After", Long.toString(
+      if (!letThrough() && !options.retryAfter().isEmpty()) {
+        h.put(options.retryAfter(), Long.toString(
             Math.max(1, RateLimitHeaders.ceilSeconds(decision.retryAfterMillis()))));
       }
       return h;
@@ -72,11 +94,44 @@ public final class RateLimitGuard {
   private final MillisClock clock;
   private final OnFailure onFailure;
   private final DecisionListener listener;
+  private final HeaderOptions headers;
+  private final NullKeyPolicy onNullKey;
 
   public RateLimitGuard(MillisClock clock, OnFailure onFailure, DecisionListener listener) {
+    this(clock, onFailure, listener, HeaderOptions.DEFAULT, NullKeyPolicy.SHARED);
+  }
+
+  public RateLimitGuard(MillisClock clock, OnFailure onFailure, DecisionListener listener,
+      HeaderOptions headers, NullKeyPolicy onNullKey) {
     this.clock = clock;
     this.onFailure = onFailure;
     this.listener = listener;
+    this.headers = headers;
+    this.onNullKey = onNullKey;
+  }
+
+  /** The key under which calls whose key expression gave nothing are counted (policy shared). */
+  public static final String SHARED_KEY = "-";
+
+  /**
+   * The key to decide on for {@code key}, the value of {@code expression} (null or empty when it
+   * gave nothing), by {@code windowpane.keys.on-null}: the key itself, {@link #SHARED_KEY}, or
+   * null to skip limiting.
+   *
+   * @throws RateLimitKeyException the key is missing and the policy is reject
+   */
+  public String keyOrPolicy(Target target, String key, String expression) {
+    if (key != null && !key.isEmpty()) {
+      return key;
+    }
+    switch (onNullKey) {
+      case REJECT:
+        throw new RateLimitKeyException(target.name(), expression);
+      case SKIP:
+        return null;
+      default:
+        return SHARED_KEY;
+    }
   }
 
   /** Decides now, blocking for the backend. */
@@ -140,6 +195,6 @@ public final class RateLimitGuard {
     }
     // a chain's last resort (engine "none") knows no state either, as in the service
     boolean stateless = serviceDegraded || decision.engine().filter("none"::equals).isPresent();
-    return new Outcome(target, decision, stateless, now);
+    return new Outcome(target, decision, stateless, now, headers);
   }
 }

@@ -20,7 +20,10 @@ import org.springframework.context.expression.MethodBasedEvaluationContext;
 import org.springframework.core.DefaultParameterNameDiscoverer;
 import org.springframework.core.ParameterNameDiscoverer;
 import org.springframework.core.annotation.AnnotatedElementUtils;
+import org.springframework.expression.EvaluationContext;
 import org.springframework.expression.Expression;
+import org.springframework.expression.spel.SpelEvaluationException;
+import org.springframework.expression.spel.SpelMessage;
 import org.springframework.expression.spel.standard.SpelExpressionParser;
 import org.springframework.util.ClassUtils;
 
@@ -90,6 +93,9 @@ public final class RateLimitedInterceptor implements MethodInterceptor {
     }
     HttpBits bits = SERVLET ? ServletBits.current() : HttpBits.NONE;
     String key = key(plan, method, invocation.getArguments(), bits.request(), bits.principal());
+    if (key == null) {
+      return invocation.proceed(); // windowpane.keys.on-null: skip
+    }
     Outcome outcome = guard.get().acquire(plan.target(), key);
     bits.headers(outcome);
     if (!outcome.letThrough()) {
@@ -98,7 +104,11 @@ public final class RateLimitedInterceptor implements MethodInterceptor {
     return invocation.proceed();
   }
 
-  /** The key of one call. */
+  /**
+   * The key of one call; a key expression that gives nothing follows
+   * {@code windowpane.keys.on-null}: the shared key, null (skip), or
+   * {@link io.windowpane.spring.RateLimitKeyException} (reject).
+   */
   String key(Plan plan, Method method, Object[] args, Object request, Principal principal) {
     if (plan.key() == null) {
       return plan.fixedKey();
@@ -107,12 +117,27 @@ public final class RateLimitedInterceptor implements MethodInterceptor {
         new MethodBasedEvaluationContext(args, method, args, NAMES);
     context.setVariable("request", request);
     context.setVariable("principal", principal);
-    Object value = plan.key().getValue(context);
-    if (value == null) {
-      throw new IllegalArgumentException("key of @RateLimited on " + describe(method)
-          + " evaluated to null: '" + plan.key().getExpressionString() + "'");
+    return guard.get().keyOrPolicy(plan.target(), evaluate(plan.key(), context),
+        plan.key().getExpressionString());
+  }
+
+  /**
+   * The value of a key expression as a string, or null when it gives null, or navigates into a
+   * null ({@code #principal.name} without a principal, {@code #request.getHeader('X').trim()}
+   * without the header): a missing key, not a failure of the application.
+   */
+  static String evaluate(Expression expression, EvaluationContext context) {
+    Object value;
+    try {
+      value = expression.getValue(context);
+    } catch (SpelEvaluationException e) {
+      if (e.getMessageCode() == SpelMessage.PROPERTY_OR_FIELD_NOT_READABLE_ON_NULL
+          || e.getMessageCode() == SpelMessage.METHOD_CALL_ON_NULL_OBJECT_NOT_ALLOWED) {
+        return null;
+      }
+      throw e;
     }
-    return value.toString();
+    return value == null ? null : value.toString();
   }
 
   private Plan plan(Method method) {

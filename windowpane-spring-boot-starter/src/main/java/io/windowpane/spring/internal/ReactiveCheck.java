@@ -26,7 +26,7 @@ final class ReactiveCheck {
   static Object check(Method method, Plan plan, RateLimitGuard guard,
       ProxyMethodInvocation invocation, RateLimitedInterceptor interceptor) {
     ProxyMethodInvocation later = (ProxyMethodInvocation) invocation.invocableClone();
-    Mono<Outcome> decide = Mono.deferContextual(ctx -> {
+    Mono<Optional<Outcome>> decide = Mono.deferContextual(ctx -> {
       Object exchange = WEBFLUX ? ctx.getOrDefault(ServerWebExchange.class, null) : null;
       Mono<Optional<Principal>> principal = exchange == null ? Mono.just(Optional.empty())
           : ((ServerWebExchange) exchange).getPrincipal().map(Optional::of)
@@ -35,17 +35,23 @@ final class ReactiveCheck {
         Object request = exchange == null ? null : ((ServerWebExchange) exchange).getRequest();
         String key = interceptor.key(plan, method, invocation.getArguments(), request,
             p.orElse(null));
-        return Mono.fromCompletionStage(() -> guard.acquireAsync(plan.target(), key));
+        if (key == null) {
+          return Mono.just(Optional.<Outcome>empty()); // windowpane.keys.on-null: skip
+        }
+        return Mono.fromCompletionStage(() -> guard.acquireAsync(plan.target(), key))
+            .map(Optional::of);
       }).doOnNext(outcome -> {
-        if (exchange != null && outcome.letThrough()) {
+        // on a denial too, so that an application's own exception handler keeps them
+        if (exchange != null && outcome.isPresent()) {
           ServerWebExchange e = (ServerWebExchange) exchange;
-          outcome.headers().forEach((name, value) -> e.getResponse().getHeaders().set(name,
-              value));
+          outcome.get().headers().forEach((name, value) -> e.getResponse().getHeaders()
+              .set(name, value));
         }
       });
     });
-    Mono<Outcome> allowed = decide.flatMap(outcome -> outcome.letThrough() ? Mono.just(outcome)
-        : Mono.error(outcome.exception()));
+    Mono<Optional<Outcome>> allowed = decide.flatMap(outcome -> outcome.isEmpty()
+        || outcome.get().letThrough() ? Mono.just(outcome)
+        : Mono.error(outcome.get().exception()));
     if (Mono.class.isAssignableFrom(method.getReturnType())) {
       return allowed.flatMap(o -> (Mono<?>) proceed(later));
     }

@@ -37,9 +37,13 @@ final class ServletBits implements HttpBits {
     return request.getUserPrincipal();
   }
 
+  /**
+   * On a denial too: the starter's 429 sets them again, and an application's own
+   * {@code @ExceptionHandler} keeps them without copying them.
+   */
   @Override
   public void headers(Outcome outcome) {
-    if (outcome.letThrough() && response != null && !response.isCommitted()) {
+    if (response != null && !response.isCommitted()) {
       outcome.headers().forEach(response::setHeader);
     }
   }

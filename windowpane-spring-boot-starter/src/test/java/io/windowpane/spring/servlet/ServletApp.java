@@ -1,5 +1,6 @@
 package io.windowpane.spring.servlet;
 
+import io.windowpane.spring.RateLimitExceededException;
 import io.windowpane.spring.RateLimited;
 import jakarta.servlet.Filter;
 import jakarta.servlet.http.HttpServletRequest;
@@ -7,7 +8,10 @@ import jakarta.servlet.http.HttpServletRequestWrapper;
 import java.security.Principal;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
 import org.springframework.context.annotation.Bean;
+import org.springframework.http.MediaType;
+import org.springframework.http.ResponseEntity;
 import org.springframework.stereotype.Service;
+import org.springframework.web.bind.annotation.ExceptionHandler;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.RestController;
@@ -72,9 +76,36 @@ public class ServletApp {
       return "filtered " + id;
     }
 
+    @GetMapping("/nokey")
+    @RateLimited(limiter = "demo", key = "#request.getHeader('X-Key')")
+    public String noKey() {
+      return "nokey";
+    }
+
+    @GetMapping("/whoami")
+    @RateLimited(limiter = "per-minute", key = "'who:' + #principal.name")
+    public String whoami() {
+      return "whoami";
+    }
+
     @GetMapping("/work/{id}")
     public String work(@PathVariable String id) {
       return work.run(id);
+    }
+  }
+
+  /** A controller with its own handler for the denial: it copies no header. */
+  @RestController
+  static class OwnHandler {
+    @GetMapping("/own/{id}")
+    @RateLimited(limiter = "filtered", key = "'own:' + #id")
+    public String own(@PathVariable String id) {
+      return "own " + id;
+    }
+
+    @ExceptionHandler(RateLimitExceededException.class)
+    ResponseEntity<String> slowDown(RateLimitExceededException denial) {
+      return ResponseEntity.status(429).contentType(MediaType.TEXT_PLAIN).body("slow down");
     }
   }
 
