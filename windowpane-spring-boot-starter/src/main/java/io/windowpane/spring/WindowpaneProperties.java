@@ -199,6 +199,34 @@ public class WindowpaneProperties {
     /** Permits each request takes, 1 to the smallest limit of the limiter. */
     private long permits = 1;
 
+    /**
+     * SpEL over the request, as key: the rule applies only when it gives true (e.g.
+     * "header('X-Plan') == 'free'"). Empty: always.
+     */
+    private String executeCondition;
+
+    /**
+     * SpEL over the request, as key: the rule does not apply when it gives true (e.g.
+     * "ip == '10.0.0.1'"). Empty: never skipped.
+     */
+    private String skipCondition;
+
+    public String getExecuteCondition() {
+      return executeCondition;
+    }
+
+    public void setExecuteCondition(String executeCondition) {
+      this.executeCondition = executeCondition;
+    }
+
+    public String getSkipCondition() {
+      return skipCondition;
+    }
+
+    public void setSkipCondition(String skipCondition) {
+      this.skipCondition = skipCondition;
+    }
+
     public String getPath() {
       return path;
     }

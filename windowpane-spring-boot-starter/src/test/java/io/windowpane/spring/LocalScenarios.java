@@ -221,4 +221,53 @@ public abstract class LocalScenarios {
     assertThat(header(denied, "RateLimit")).isEqualTo("\"filtered\";r=0;t=10");
     assertThat(header(denied, "Retry-After")).isEqualTo("10");
   }
+
+  @Test
+  void conditions_skipAndExecute_decideWhetherACallIsLimited() {
+    Http http = http();
+    assertThat(http.get("/conditional/a").statusCode()).isEqualTo(200);
+    HttpResponse<String> internal = http.get("/conditional/a", "X-Internal", "yes");
+    assertThat(internal.statusCode()).isEqualTo(200);
+    assertThat(header(internal, "RateLimit")).isNull();
+    assertThat(http.get("/conditional/a").statusCode()).isEqualTo(429);
+    for (int i = 0; i < 3; i++) {
+      assertThat(http.get("/conditional/free").statusCode()).isEqualTo(200);
+    }
+  }
+
+  @Test
+  void pathRuleConditions_skipAndExecute() {
+    Http http = http();
+    assertThat(http.get("/gated/1", "X-Internal", "yes").statusCode()).isEqualTo(200);
+    assertThat(http.get("/gated/1", "X-Internal", "yes").statusCode()).isEqualTo(200);
+    assertThat(http.get("/gated/free").statusCode()).isEqualTo(200);
+    assertThat(http.get("/gated/free").statusCode()).isEqualTo(200);
+    HttpResponse<String> first = http.get("/gated/1");
+    assertThat(first.statusCode()).isEqualTo(200);
+    assertThat(header(first, "RateLimit")).isEqualTo("\"filtered\";r=0;t=10");
+    assertThat(http.get("/gated/2").statusCode()).isEqualTo(429);
+  }
+
+  @Test
+  void fallbackMethod_answersInsteadOfThe429_withTheDenial() {
+    Http http = http();
+    assertThat(http.get("/fallback/x").body()).isEqualTo("fallback x");
+    HttpResponse<String> busy = http.get("/fallback/x");
+    assertThat(busy.statusCode()).isEqualTo(200);
+    assertThat(busy.body()).isEqualTo("busy x, retry after 9750 ms");
+    assertThat(header(busy, "RateLimit")).isEqualTo("\"filtered\";r=0;t=10");
+  }
+
+  @Test
+  void classLevelAnnotation_limitsEveryMethod_exceptTheExemptOne() {
+    Http http = http();
+    assertThat(http.get("/cls/a").body()).isEqualTo("limited a");
+    assertThat(http.get("/cls/a").statusCode()).isEqualTo(429);
+    for (int i = 0; i < 3; i++) {
+      HttpResponse<String> exempt = http.get("/cls-exempt/a");
+      assertThat(exempt.statusCode()).isEqualTo(200);
+      assertThat(exempt.body()).isEqualTo("exempt a");
+      assertThat(header(exempt, "RateLimit")).isNull();
+    }
+  }
 }

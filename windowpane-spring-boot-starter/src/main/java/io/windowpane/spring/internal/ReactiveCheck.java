@@ -33,12 +33,12 @@ final class ReactiveCheck {
               .defaultIfEmpty(Optional.empty());
       return principal.flatMap(p -> {
         Object request = exchange == null ? null : ((ServerWebExchange) exchange).getRequest();
-        String key = interceptor.key(plan, method, invocation.getArguments(), request,
-            p.orElse(null));
-        if (key == null) {
-          return Mono.just(Optional.<Outcome>empty()); // windowpane.keys.on-null: skip
+        RateLimitedInterceptor.Call call = interceptor.call(plan, method,
+            invocation.getArguments(), request, p.orElse(null));
+        if (call == null) {
+          return Mono.just(Optional.<Outcome>empty()); // a condition, or on-null: skip
         }
-        return Mono.fromCompletionStage(() -> guard.acquireAsync(plan.target(), key))
+        return Mono.fromCompletionStage(() -> guard.acquireAsync(plan.target(), call.key()))
             .map(Optional::of);
       }).doOnNext(outcome -> {
         // on a denial too, so that an application's own exception handler keeps them
@@ -49,13 +49,24 @@ final class ReactiveCheck {
         }
       });
     });
-    Mono<Optional<Outcome>> allowed = decide.flatMap(outcome -> outcome.isEmpty()
-        || outcome.get().letThrough() ? Mono.just(outcome)
-        : Mono.error(outcome.get().exception()));
+    Object target = invocation.getThis();
+    Object[] args = invocation.getArguments();
     if (Mono.class.isAssignableFrom(method.getReturnType())) {
-      return allowed.flatMap(o -> (Mono<?>) proceed(later));
+      return decide.flatMap(o -> o.isEmpty() || o.get().letThrough() ? (Mono<?>) proceed(later)
+          : Mono.from(denied(plan, target, args, o.get())));
     }
-    return allowed.flatMapMany(o -> Flux.from((org.reactivestreams.Publisher<?>) proceed(later)));
+    return decide.flatMapMany(o -> Flux.from(o.isEmpty() || o.get().letThrough()
+        ? (org.reactivestreams.Publisher<?>) proceed(later) : denied(plan, target, args, o.get())));
+  }
+
+  /** The fallback method's publisher when the plan has one, else the denial as an error. */
+  private static org.reactivestreams.Publisher<?> denied(Plan plan, Object target,
+      Object[] args, Outcome outcome) {
+    if (plan.fallback() == null) {
+      return Mono.error(outcome.exception());
+    }
+    return (org.reactivestreams.Publisher<?>) RateLimitedInterceptor.fallback(plan, target,
+        args, outcome.exception());
   }
 
   private static Object proceed(ProxyMethodInvocation invocation) {

@@ -61,6 +61,9 @@ public final class ReactiveRateLimitFilter implements WebFilter, Ordered {
       return chain.filter(exchange);
     }
     Compiled rule = matching.get(i);
+    if (!PathRules.applies(rule, view)) {
+      return apply(exchange, chain, matching, i + 1, view);
+    }
     String key;
     try {
       key = PathRules.key(rule, view, guard);

@@ -42,6 +42,9 @@ public final class ServletRateLimitFilter extends OncePerRequestFilter implement
       RequestView view = new RequestView(request.getRemoteAddr(), request.getMethod(), path,
           principal == null ? null : principal.getName(), request::getHeader);
       for (Compiled rule : matching) {
+        if (!PathRules.applies(rule, view)) {
+          continue;
+        }
         String key;
         try {
           key = PathRules.key(rule, view, guard);

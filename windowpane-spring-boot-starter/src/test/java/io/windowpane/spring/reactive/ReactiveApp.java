@@ -1,6 +1,7 @@
 package io.windowpane.spring.reactive;
 
 import io.windowpane.spring.RateLimitExceededException;
+import io.windowpane.spring.RateLimitExempt;
 import io.windowpane.spring.RateLimited;
 import java.security.Principal;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
@@ -90,6 +91,47 @@ public class ReactiveApp {
     @ExceptionHandler(RateLimitExceededException.class)
     ResponseEntity<String> slowDown(RateLimitExceededException denial) {
       return ResponseEntity.status(429).contentType(MediaType.TEXT_PLAIN).body("slow down");
+    }
+  }
+
+  @RestController
+  static class Conditions {
+    @GetMapping("/conditional/{id}")
+    @RateLimited(limiter = "filtered", key = "'cond:' + #id",
+        skipCondition = "#request.headers.getFirst('X-Internal') != null", executeCondition = "#id != 'free'")
+    public Mono<String> conditional(@PathVariable String id) {
+      return Mono.just("conditional " + id);
+    }
+
+    @GetMapping("/fallback/{id}")
+    @RateLimited(limiter = "filtered", key = "'fb:' + #id", fallbackMethod = "busy")
+    public Mono<String> fallback(@PathVariable String id) {
+      return Mono.just("fallback " + id);
+    }
+
+    public Mono<String> busy(String id, RateLimitExceededException denial) {
+      return Mono.just("busy " + id + ", retry after " + denial.decision().retryAfterMillis() + " ms");
+    }
+
+    @GetMapping("/gated/{id}")
+    public Mono<String> gated(@PathVariable String id) {
+      return Mono.just("gated " + id);
+    }
+  }
+
+  /** Every public method limited by the type's annotation, one opted out. */
+  @RestController
+  @RateLimited(limiter = "filtered", key = "'cls:' + #id")
+  static class Limited {
+    @GetMapping("/cls/{id}")
+    public Mono<String> limited(@PathVariable String id) {
+      return Mono.just("limited " + id);
+    }
+
+    @GetMapping("/cls-exempt/{id}")
+    @RateLimitExempt
+    public Mono<String> exempt(@PathVariable String id) {
+      return Mono.just("exempt " + id);
     }
   }
 }

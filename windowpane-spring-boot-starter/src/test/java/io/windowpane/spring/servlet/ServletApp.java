@@ -1,6 +1,7 @@
 package io.windowpane.spring.servlet;
 
 import io.windowpane.spring.RateLimitExceededException;
+import io.windowpane.spring.RateLimitExempt;
 import io.windowpane.spring.RateLimited;
 import jakarta.servlet.Filter;
 import jakarta.servlet.http.HttpServletRequest;
@@ -114,6 +115,47 @@ public class ServletApp {
     @RateLimited(limiter = "demo", key = "'work:' + #id", permits = 2)
     public String run(String id) {
       return "worked " + id;
+    }
+  }
+
+  @RestController
+  static class Conditions {
+    @GetMapping("/conditional/{id}")
+    @RateLimited(limiter = "filtered", key = "'cond:' + #id",
+        skipCondition = "#request.getHeader('X-Internal') != null", executeCondition = "#id != 'free'")
+    public String conditional(@PathVariable String id) {
+      return "conditional " + id;
+    }
+
+    @GetMapping("/fallback/{id}")
+    @RateLimited(limiter = "filtered", key = "'fb:' + #id", fallbackMethod = "busy")
+    public String fallback(@PathVariable String id) {
+      return "fallback " + id;
+    }
+
+    public String busy(String id, RateLimitExceededException denial) {
+      return "busy " + id + ", retry after " + denial.decision().retryAfterMillis() + " ms";
+    }
+
+    @GetMapping("/gated/{id}")
+    public String gated(@PathVariable String id) {
+      return "gated " + id;
+    }
+  }
+
+  /** Every public method limited by the type's annotation, one opted out. */
+  @RestController
+  @RateLimited(limiter = "filtered", key = "'cls:' + #id")
+  static class Limited {
+    @GetMapping("/cls/{id}")
+    public String limited(@PathVariable String id) {
+      return "limited " + id;
+    }
+
+    @GetMapping("/cls-exempt/{id}")
+    @RateLimitExempt
+    public String exempt(@PathVariable String id) {
+      return "exempt " + id;
     }
   }
 }
