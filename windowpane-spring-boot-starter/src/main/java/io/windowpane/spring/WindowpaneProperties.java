@@ -1,7 +1,9 @@
 package io.windowpane.spring;
 
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 
 /**
@@ -22,6 +24,8 @@ public class WindowpaneProperties {
 
   private final Response response = new Response();
 
+  private final Metrics metrics = new Metrics();
+
   public boolean isEnabled() {
     return enabled;
   }
@@ -40,6 +44,29 @@ public class WindowpaneProperties {
 
   public Response getResponse() {
     return response;
+  }
+
+  public Metrics getMetrics() {
+    return metrics;
+  }
+
+  /** Micrometer meters. */
+  public static class Metrics {
+
+    /**
+     * Extra tags on every windowpane.decisions meter: tag name to SpEL over the request (ip,
+     * method, path, principal, header('X-Plan')); "none" where it gives nothing or outside a web
+     * request. Mind the number of distinct values: each is a meter.
+     */
+    private Map<String, String> tags = new LinkedHashMap<>();
+
+    public Map<String, String> getTags() {
+      return tags;
+    }
+
+    public void setTags(Map<String, String> tags) {
+      this.tags = tags;
+    }
   }
 
   /** What a key expression that gives null (or an empty string) does. */

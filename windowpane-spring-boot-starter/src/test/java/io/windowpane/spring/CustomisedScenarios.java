@@ -22,6 +22,7 @@ public abstract class CustomisedScenarios {
   public static final String RENAMED = "windowpane.response.headers.limit=X-RateLimit";
   public static final String NO_POLICY = "windowpane.response.headers.policy=";
   public static final String SHADOW = "windowpane.response.headers.shadow=true";
+  public static final String TAGS = "windowpane.metrics.tags.plan=header('X-Plan')";
 
   /** The application's own 429 body. */
   @TestConfiguration
@@ -87,5 +88,26 @@ public abstract class CustomisedScenarios {
     HttpResponse<String> over = http.get("/trial/h");
     assertThat(over.statusCode()).isEqualTo(200);
     assertThat(header(over, "X-RateLimit")).isEqualTo("\"trial\";r=0;t=10");
+  }
+
+  @Test
+  void metricTags_fromTheRequest_onAnnotationAndPathRuleDecisions() {
+    Http http = new Http(port);
+    assertThat(http.get("/hello", "X-Client", "tags", "X-Plan", "gold").statusCode())
+        .isEqualTo(200);
+    assertThat(http.get("/filtered/t", "X-Api-Key", "tags", "X-Plan", "silver").statusCode())
+        .isEqualTo(200);
+    HttpResponse<String> gold = http.get("/actuator/metrics/windowpane.decisions"
+        + "?tag=limiter:demo&tag=plan:gold");
+    assertThat(gold.statusCode()).isEqualTo(200);
+    assertThat(gold.body()).contains("{\"statistic\":\"COUNT\",\"value\":1.0}");
+    HttpResponse<String> silver = http.get("/actuator/metrics/windowpane.decisions"
+        + "?tag=limiter:filtered&tag=plan:silver&tag=outcome:allowed");
+    assertThat(silver.statusCode()).isEqualTo(200);
+    assertThat(silver.body()).contains("{\"statistic\":\"COUNT\",\"value\":1.0}");
+    // without the header the tag is there, as none: every decision meter has the same keys
+    http.get("/trial/tags");
+    assertThat(http.get("/actuator/metrics/windowpane.decisions"
+        + "?tag=limiter:trial&tag=plan:none").statusCode()).isEqualTo(200);
   }
 }

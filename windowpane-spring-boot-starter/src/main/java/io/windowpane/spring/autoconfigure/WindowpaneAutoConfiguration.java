@@ -13,6 +13,7 @@ import io.windowpane.spring.internal.DecisionListener;
 import io.windowpane.spring.internal.FailoverMeters;
 import io.windowpane.spring.internal.InvalidWindowpanePropertiesException;
 import io.windowpane.spring.internal.LeasingMeterBinder;
+import io.windowpane.spring.internal.MetricTags;
 import io.windowpane.spring.internal.MicrometerDecisionListener;
 import io.windowpane.spring.internal.ProblemJson;
 import io.windowpane.spring.internal.PropertyTree;
@@ -60,7 +61,7 @@ public class WindowpaneAutoConfiguration {
   public WindowpaneConfig windowpaneConfig(Environment environment,
       ObjectProvider<SpringRedisSettings> springRedis) {
     Map<String, Object> tree = PropertyTree.read(environment, "windowpane",
-        Set.of("enabled", "filter", "keys", "response"));
+        Set.of("enabled", "filter", "keys", "response", "metrics"));
     SpringRedisSettings redis = springRedis.getIfAvailable();
     if (redis != null) {
       redis.fillIn(tree);
@@ -112,7 +113,15 @@ public class WindowpaneAutoConfiguration {
         listener.getIfAvailable(() -> DecisionListener.NONE),
         new RateLimitGuard.HeaderOptions(h.isEnabled(), h.isShadow(), name(h.getPolicy()),
             name(h.getLimit()), name(h.getRetryAfter())),
-        properties.getKeys().getOnNull());
+        properties.getKeys().getOnNull(), metricTags(properties));
+  }
+
+  private static MetricTags metricTags(WindowpaneProperties properties) {
+    try {
+      return MetricTags.of(properties.getMetrics().getTags());
+    } catch (IllegalArgumentException e) {
+      throw new InvalidWindowpanePropertiesException(e.getMessage(), e);
+    }
   }
 
   /** A header name as configured; null or blank: the header is left out. */

@@ -96,18 +96,21 @@ public final class RateLimitGuard {
   private final DecisionListener listener;
   private final HeaderOptions headers;
   private final NullKeyPolicy onNullKey;
+  private final MetricTags tags;
 
   public RateLimitGuard(MillisClock clock, OnFailure onFailure, DecisionListener listener) {
-    this(clock, onFailure, listener, HeaderOptions.DEFAULT, NullKeyPolicy.SHARED);
+    this(clock, onFailure, listener, HeaderOptions.DEFAULT, NullKeyPolicy.SHARED,
+        MetricTags.NONE);
   }
 
   public RateLimitGuard(MillisClock clock, OnFailure onFailure, DecisionListener listener,
-      HeaderOptions headers, NullKeyPolicy onNullKey) {
+      HeaderOptions headers, NullKeyPolicy onNullKey, MetricTags tags) {
     this.clock = clock;
     this.onFailure = onFailure;
     this.listener = listener;
     this.headers = headers;
     this.onNullKey = onNullKey;
+    this.tags = tags;
   }
 
   /** The key under which calls whose key expression gave nothing are counted (policy shared). */
@@ -136,6 +139,14 @@ public final class RateLimitGuard {
 
   /** Decides now, blocking for the backend. */
   public Outcome acquire(Target target, String key) {
+    return acquire(target, key, null);
+  }
+
+  /**
+   * Decides now, blocking for the backend; {@code request} (null outside a web request) gives
+   * the values of {@code windowpane.metrics.tags}.
+   */
+  public Outcome acquire(Target target, String key, RequestView request) {
     long now = clock.millis();
     long start = System.nanoTime();
     Decision decision;
@@ -143,14 +154,14 @@ public final class RateLimitGuard {
       decision = target.limiter().tryAcquire(key, target.permits());
     } catch (WindowpaneException e) {
       listener.backend("acquire", false, System.nanoTime() - start);
-      return degrade(target, e, now);
+      return degrade(target, e, now, request);
     }
     listener.backend("acquire", true, System.nanoTime() - start);
-    return done(target, decision, false, now);
+    return done(target, decision, false, now, request);
   }
 
-  /** Decides without blocking the caller. */
-  public CompletionStage<Outcome> acquireAsync(Target target, String key) {
+  /** Decides without blocking the caller; {@code request} as for {@link #acquire}. */
+  public CompletionStage<Outcome> acquireAsync(Target target, String key, RequestView request) {
     long now = clock.millis();
     long start = System.nanoTime();
     CompletionStage<Decision> call;
@@ -162,33 +173,39 @@ public final class RateLimitGuard {
     return call.handle((decision, failure) -> {
       listener.backend("acquire", failure == null, System.nanoTime() - start);
       if (failure == null) {
-        return done(target, decision, false, now);
+        return done(target, decision, false, now, request);
       }
       Throwable cause = failure instanceof CompletionException && failure.getCause() != null
           ? failure.getCause() : failure;
       if (cause instanceof WindowpaneException w) {
-        return degrade(target, w, now);
+        return degrade(target, w, now, request);
       }
       throw failure instanceof CompletionException c ? c : new CompletionException(failure);
     });
   }
 
-  private Outcome degrade(Target target, WindowpaneException failure, long now) {
+  private Outcome degrade(Target target, WindowpaneException failure, long now,
+      RequestView request) {
     switch (onFailure) {
       case ALLOW:
-        return done(target, Decision.allowed(0), true, now);
+        return done(target, Decision.allowed(0), true, now, request);
       case DENY:
         return done(target, Decision.denied(0, target.quota().limits().get(0),
-            DEGRADED_RETRY_MILLIS), true, now);
+            DEGRADED_RETRY_MILLIS), true, now, request);
       default:
         throw failure;
     }
   }
 
-  private Outcome done(Target target, Decision decision, boolean serviceDegraded, long now) {
+  private Outcome done(Target target, Decision decision, boolean serviceDegraded, long now,
+      RequestView request) {
     boolean degraded = serviceDegraded || decision.degraded();
     String outcome = decision.allowed() ? "allowed" : target.shadow() ? "would_deny" : "denied";
-    listener.decision(target.name(), outcome, degraded);
+    if (tags.isEmpty()) {
+      listener.decision(target.name(), outcome, degraded);
+    } else {
+      listener.decision(target.name(), outcome, degraded, tags.values(request));
+    }
     if (!decision.allowed() && target.shadow()) {
       SHADOW_LOG.info("shadow limiter {} would deny: {}", target.name(),
           decision.deniedBy().map(l -> l.name()).orElse("(degraded)"));

@@ -133,7 +133,7 @@ public final class RateLimitedInterceptor implements MethodInterceptor {
     if (call == null) {
       return invocation.proceed(); // a condition, or windowpane.keys.on-null: skip
     }
-    Outcome outcome = guard.get().acquire(plan.target(), call.key());
+    Outcome outcome = guard.get().acquire(plan.target(), call.key(), bits.view());
     bits.headers(outcome);
     if (!outcome.letThrough()) {
       if (plan.fallback() != null) {

@@ -38,7 +38,10 @@ final class ReactiveCheck {
         if (call == null) {
           return Mono.just(Optional.<Outcome>empty()); // a condition, or on-null: skip
         }
-        return Mono.fromCompletionStage(() -> guard.acquireAsync(plan.target(), call.key()))
+        RequestView view = exchange == null ? null : ReactiveRateLimitFilter.view(
+            ((ServerWebExchange) exchange).getRequest(), p.map(Principal::getName).orElse(null));
+        return Mono.fromCompletionStage(() -> guard.acquireAsync(plan.target(), call.key(),
+            view))
             .map(Optional::of);
       }).doOnNext(outcome -> {
         // on a denial too, so that an application's own exception handler keeps them

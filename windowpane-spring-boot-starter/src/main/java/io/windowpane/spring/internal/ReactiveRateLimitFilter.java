@@ -44,15 +44,18 @@ public final class ReactiveRateLimitFilter implements WebFilter, Ordered {
       return chain.filter(exchange);
     }
     return exchange.getPrincipal().map(p -> p.getName()).defaultIfEmpty("")
-        .flatMap(principal -> {
-          InetSocketAddress remote = request.getRemoteAddress();
-          RequestView view = new RequestView(
-              remote == null ? null : remote.getAddress() == null ? remote.getHostString()
-                  : remote.getAddress().getHostAddress(),
-              request.getMethod().name(), path, principal.isEmpty() ? null : principal,
-              name -> request.getHeaders().getFirst(name));
-          return apply(exchange, chain, matching, 0, view);
-        });
+        .flatMap(principal -> apply(exchange, chain, matching, 0,
+            view(request, principal.isEmpty() ? null : principal)));
+  }
+
+  /** The view of a WebFlux request; {@code principal} its name or null. */
+  static RequestView view(ServerHttpRequest request, String principal) {
+    InetSocketAddress remote = request.getRemoteAddress();
+    return new RequestView(
+        remote == null ? null : remote.getAddress() == null ? remote.getHostString()
+            : remote.getAddress().getHostAddress(),
+        request.getMethod().name(), request.getPath().pathWithinApplication().value(),
+        principal, name -> request.getHeaders().getFirst(name));
   }
 
   private Mono<Void> apply(ServerWebExchange exchange, WebFilterChain chain,
@@ -75,7 +78,7 @@ public final class ReactiveRateLimitFilter implements WebFilter, Ordered {
     if (key == null) {
       return apply(exchange, chain, matching, i + 1, view); // windowpane.keys.on-null: skip
     }
-    return Mono.fromCompletionStage(() -> guard.acquireAsync(rule.target(), key))
+    return Mono.fromCompletionStage(() -> guard.acquireAsync(rule.target(), key, view))
         .flatMap((Outcome outcome) -> {
           if (!outcome.letThrough()) {
             RateLimitExceededException denial = outcome.exception();

@@ -33,6 +33,19 @@ final class ServletBits implements HttpBits {
   }
 
   @Override
+  public RequestView view() {
+    return view(request);
+  }
+
+  /** The view of a servlet request, for path rules' keys and the metric tags. */
+  static RequestView view(HttpServletRequest request) {
+    Principal principal = request.getUserPrincipal();
+    return new RequestView(request.getRemoteAddr(), request.getMethod(),
+        request.getRequestURI().substring(request.getContextPath().length()),
+        principal == null ? null : principal.getName(), request::getHeader);
+  }
+
+  @Override
   public Principal principal() {
     return request.getUserPrincipal();
   }

@@ -11,7 +11,6 @@ import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.security.Principal;
 import java.util.List;
 import org.springframework.core.Ordered;
 import org.springframework.web.filter.OncePerRequestFilter;
@@ -38,9 +37,7 @@ public final class ServletRateLimitFilter extends OncePerRequestFilter implement
     String path = request.getRequestURI().substring(request.getContextPath().length());
     List<Compiled> matching = rules.matching(request.getMethod(), path);
     if (!matching.isEmpty()) {
-      Principal principal = request.getUserPrincipal();
-      RequestView view = new RequestView(request.getRemoteAddr(), request.getMethod(), path,
-          principal == null ? null : principal.getName(), request::getHeader);
+      RequestView view = ServletBits.view(request);
       for (Compiled rule : matching) {
         if (!PathRules.applies(rule, view)) {
           continue;
@@ -56,7 +53,7 @@ public final class ServletRateLimitFilter extends OncePerRequestFilter implement
         if (key == null) {
           continue; // windowpane.keys.on-null: skip
         }
-        Outcome outcome = guard.acquire(rule.target(), key);
+        Outcome outcome = guard.acquire(rule.target(), key, view);
         if (!outcome.letThrough()) {
           RateLimitExceededException denial = outcome.exception();
           denial.headers().forEach(response::setHeader);
