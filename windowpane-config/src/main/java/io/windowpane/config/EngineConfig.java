@@ -1,8 +1,8 @@
 package io.windowpane.config;
 
 import io.windowpane.Windowpane;
-import io.windowpane.redis.ScriptMode;
 import io.windowpane.spi.Engine;
+import io.windowpane.spi.EngineSettings;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -16,7 +16,8 @@ import java.util.stream.Collectors;
  * The {@code engine} section: which engine serves the windows (one, or a failover chain of
  * several in order of preference), how to reach each, and what a rate limit answers when none
  * can. Immutable and thread-safe; validated when read, so {@link #open()} fails only where a
- * backend itself does (Redis not reachable, refused credentials).
+ * backend itself does (Redis not reachable, refused credentials) or where the module of a named
+ * engine (windowpane-redis, windowpane-etcd) is not on the class path: reading needs neither.
  *
  * <p>Options of an engine that is not used keep their defaults (Redis: 1 s timeout, 2 s connect
  * timeout, {@code auto} scripts, server time; etcd: 5 s and 2 s, namespace {@code windowpane})
@@ -66,7 +67,7 @@ public final class EngineConfig {
   private final EtcdSettings etcd;
   private final FailoverOptions failover;
 
-  public EngineConfig(List<Kind> engines, boolean chain, OnFailure onFailure, Long localMaxKeys,
+  EngineConfig(List<Kind> engines, boolean chain, OnFailure onFailure, Long localMaxKeys,
       RedisSettings redis, EtcdSettings etcd, FailoverOptions failover) {
     this.engines = List.copyOf(engines);
     this.chain = chain;
@@ -152,42 +153,42 @@ public final class EngineConfig {
   }
 
   /** Whether {@link #redisUris()} are the seeds of a Redis Cluster. */
-  public boolean redisCluster() {
+  boolean redisCluster() {
     return redis.cluster();
   }
 
   /** The ACL user, when given. */
-  public Optional<String> redisUsername() {
+  Optional<String> redisUsername() {
     return Optional.ofNullable(redis.username());
   }
 
   /** The password: the literal {@code password}, or the value of {@code passwordEnv}. */
-  public Optional<String> redisPassword() {
+  Optional<String> redisPassword() {
     return Optional.ofNullable(redis.password());
   }
 
   /** The database number of a standalone server, when given. */
-  public OptionalInt redisDatabase() {
+  OptionalInt redisDatabase() {
     return redis.database() == null ? OptionalInt.empty() : OptionalInt.of(redis.database());
   }
 
   /** How long a call waits for Redis (default 1 s). */
-  public Duration redisTimeout() {
+  Duration redisTimeout() {
     return redis.timeout();
   }
 
   /** How long connecting may take (default 2 s). */
-  public Duration redisConnectTimeout() {
+  Duration redisConnectTimeout() {
     return redis.connectTimeout();
   }
 
-  /** How the server-side code runs (default {@link ScriptMode#AUTO}). */
-  public ScriptMode redisScripts() {
+  /** How the server-side code runs (default {@code auto}). */
+  RedisSettings.Scripts redisScripts() {
     return redis.scripts();
   }
 
   /** Whether the functions get the client's skew-corrected clock ({@code time: client}). */
-  public boolean redisClientTime() {
+  boolean redisClientTime() {
     return redis.clientTime();
   }
 
@@ -196,17 +197,37 @@ public final class EngineConfig {
     return etcd.endpoints();
   }
 
+  /**
+   * The options of {@code kind} (redis or etcd) as its {@link io.windowpane.spi.EngineProvider}
+   * receives them when the engine is opened: the block's values under the block's names, an
+   * option not given left out. Given whether or not {@code kind} is used (then its defaults).
+   *
+   * @throws IllegalArgumentException for {@link Kind#LOCAL}, which is built in
+   */
+  public EngineSettings engineSettings(Kind kind) {
+    switch (kind) {
+      case REDIS:
+        return redis.engineSettings();
+      case ETCD:
+        return etcd.engineSettings();
+      default:
+        throw new IllegalArgumentException("kind must be redis or etcd (local is built in and"
+            + " takes no provider), was " + kind.label());
+    }
+  }
+
   /** The {@code engine.etcd} block. */
-  public EtcdSettings etcd() {
+  EtcdSettings etcd() {
     return etcd;
   }
 
   /** The {@code engine.failover} block (its defaults when absent). */
-  public FailoverOptions failover() {
+  FailoverOptions failover() {
     return failover;
   }
 
-  public RedisSettings redis() {
+  /** The {@code engine.redis} block. */
+  RedisSettings redis() {
     return redis;
   }
 
@@ -214,26 +235,28 @@ public final class EngineConfig {
    * Builds the engine and wraps it for use: {@code Windowpane.using(openEngine())}. The caller
    * closes it.
    *
-   * @throws RuntimeException as {@link #openEngine()}
+   * @throws RuntimeException as {@link #openEngine()}, a missing engine module included
    */
   public Windowpane open() {
     return Windowpane.using(openEngine());
   }
 
   /**
-   * Builds the engine: the in-process engine with {@code maxKeys} when set, a
-   * {@link io.windowpane.redis.RedisEngine} or an {@link io.windowpane.etcd.EtcdEngine} with
-   * every option above (Redis connects and loads its function library here), or for a chain an
-   * {@link io.windowpane.Failover} over each of them with the {@code failover} options and
-   * {@code onFailure} as its last resort; a chain's Redis or etcd member that cannot be reached
-   * starts DOWN and joins once it answers (the chain starts on its fallback). The caller closes
-   * it.
+   * Builds the engine: the in-process engine with {@code maxKeys} when set, the Redis or etcd
+   * engine with every option above (Redis connects and loads its function library here), or
+   * for a chain an {@link io.windowpane.Failover} over each of them with the {@code failover}
+   * options and {@code onFailure} as its last resort; a chain's Redis or etcd member that cannot
+   * be reached starts DOWN and joins once it answers (the chain starts on its fallback). Redis
+   * and etcd come from their modules, windowpane-redis and windowpane-etcd, found on the class
+   * path here ({@link io.windowpane.spi.EngineProvider}). The caller closes it.
    *
+   * @throws IllegalStateException when a Redis or etcd engine is named and its module is not on
+   *     the class path, naming the module to add
    * @throws RuntimeException whatever an engine builder throws (a single Redis that cannot be
    *     reached fails here, with the cause attached); members already built are closed
    */
   public Engine openEngine() {
-    return EngineOpener.open(this);
+    return EngineOpener.serviceLoader().open(this);
   }
 
   /**
@@ -268,7 +291,7 @@ public final class EngineConfig {
   }
 
   /** The URIs joined with commas, each without user-info, query or fragment. */
-  public static String redacted(List<String> uris) {
+  static String redacted(List<String> uris) {
     return uris.stream().map(EngineConfig::redacted).collect(Collectors.joining(","));
   }
 
@@ -276,7 +299,7 @@ public final class EngineConfig {
    * {@code uri} without user-info ({@code user:password@}), query or fragment. Everything up to
    * the last {@code @} goes, so a password holding {@code ?}, {@code #} or {@code /} cannot leak.
    */
-  public static String redacted(String uri) {
+  static String redacted(String uri) {
     int scheme = uri.indexOf("://");
     int start = scheme < 0 ? 0 : scheme + 3;
     int at = uri.lastIndexOf('@');

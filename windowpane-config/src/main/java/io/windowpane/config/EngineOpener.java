@@ -3,25 +3,45 @@ package io.windowpane.config;
 import io.windowpane.Failover;
 import io.windowpane.OnFailure;
 import io.windowpane.Windowpane;
-import io.windowpane.redis.RedisEngine;
 import io.windowpane.config.EngineConfig.Kind;
 import io.windowpane.spi.Engine;
+import io.windowpane.spi.EngineProvider;
+import io.windowpane.spi.EngineSettings;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
+import java.util.ServiceLoader;
+import java.util.function.Function;
 
 /**
- * Builds the engines an {@link EngineConfig} names. A single engine connects at once and fails
- * fast (Redis unreachable: the service does not start). A chain's remote members are built
- * deferred ({@code buildDeferred()}): one that cannot connect starts DOWN and joins once its
+ * Builds the engines an {@link EngineConfig} names. The in-process engine is built here; Redis
+ * and etcd through the {@link EngineProvider} their modules register (windowpane-redis,
+ * windowpane-etcd), found with {@link ServiceLoader} at this point and not when the file is
+ * read, so a configuration naming them can be checked without them. A kind without a provider
+ * fails here, saying which module to add.
+ *
+ * <p>A single engine connects at once and fails fast ({@link EngineProvider#build}: Redis
+ * unreachable, the service does not start). A chain's remote members are built deferred
+ * ({@link EngineProvider#buildDeferred}): one that cannot connect starts DOWN and joins once its
  * backend answers, so the chain starts on its fallback during an outage. If building a member
- * fails otherwise (bad options), those already built are closed before the failure goes up, so
- * a service that cannot start leaves no connection or thread behind.
+ * fails otherwise (bad options, a missing module), those already built are closed before the
+ * failure goes up, so a service that cannot start leaves no connection or thread behind.
  */
-public final class EngineOpener {
+final class EngineOpener {
 
-  private EngineOpener() {}
+  private final Function<String, Optional<EngineProvider>> providers;
 
-  public static Engine open(EngineConfig config) {
+  /** An opener finding providers with {@code providers} (by kind). */
+  EngineOpener(Function<String, Optional<EngineProvider>> providers) {
+    this.providers = providers;
+  }
+
+  /** The opener of the class path's providers. */
+  static EngineOpener serviceLoader() {
+    return new EngineOpener(EngineOpener::load);
+  }
+
+  Engine open(EngineConfig config) {
     if (!config.chain()) {
       return member(config, config.kind(), false);
     }
@@ -45,40 +65,44 @@ public final class EngineOpener {
     }
   }
 
-  private static Engine member(EngineConfig config, Kind kind, boolean deferred) {
-    switch (kind) {
-      case REDIS:
-        RedisEngine.Builder redis = redis(config.redis());
-        return deferred ? redis.buildDeferred() : redis.build();
-      case ETCD:
-        return deferred ? config.etcd().builder().buildDeferred() : config.etcd().builder().build();
-      default:
-        Windowpane.LocalBuilder local = Windowpane.localBuilder();
-        config.localMaxKeys().ifPresent(local::maxKeys);
-        return local.buildEngine();
+  private Engine member(EngineConfig config, Kind kind, boolean deferred) {
+    if (kind == Kind.LOCAL) {
+      Windowpane.LocalBuilder local = Windowpane.localBuilder();
+      config.localMaxKeys().ifPresent(local::maxKeys);
+      return local.buildEngine();
     }
+    EngineSettings settings = config.engineSettings(kind);
+    EngineProvider provider = providers.apply(kind.label())
+        .orElseThrow(() -> missing(config, kind));
+    return deferred ? provider.buildDeferred(settings) : provider.build(settings);
   }
 
-  private static RedisEngine.Builder redis(RedisSettings redis) {
-    RedisEngine.Builder b = RedisEngine.builder();
-    if (redis.cluster()) {
-      b.cluster(redis.uris().toArray(new String[0]));
-    } else {
-      b.uri(redis.uris().get(0));
+  /** The failure of a configuration naming {@code kind} without its module. */
+  static IllegalStateException missing(EngineConfig config, Kind kind) {
+    String module = "windowpane-" + kind.label();
+    return new IllegalStateException("engine " + kind.label() + (config.chain()
+        ? " (a member of engine.chain)" : "") + " needs the module " + module + " on the"
+        + " class path: add the dependency io.windowpane:" + module + " (the version of"
+        + " windowpane-config), or configure another engine");
+  }
+
+  /**
+   * The provider of {@code kind} on the class path: looked up through the thread's context
+   * class loader (an application server's or Spring Boot's), then through the one that loaded
+   * this module.
+   */
+  private static Optional<EngineProvider> load(String kind) {
+    ClassLoader context = Thread.currentThread().getContextClassLoader();
+    Optional<EngineProvider> found = context == null ? Optional.empty() : find(kind, context);
+    return found.isPresent() ? found : find(kind, EngineOpener.class.getClassLoader());
+  }
+
+  private static Optional<EngineProvider> find(String kind, ClassLoader loader) {
+    for (EngineProvider p : ServiceLoader.load(EngineProvider.class, loader)) {
+      if (p.kind().equals(kind)) {
+        return Optional.of(p);
+      }
     }
-    if (redis.username() != null) {
-      b.username(redis.username());
-    }
-    if (redis.password() != null) {
-      b.password(redis.password());
-    }
-    if (redis.database() != null) {
-      b.database(redis.database());
-    }
-    b.timeout(redis.timeout()).connectTimeout(redis.connectTimeout()).scripts(redis.scripts());
-    if (redis.clientTime()) {
-      b.clientTime();
-    }
-    return b;
+    return Optional.empty();
   }
 }

@@ -1,8 +1,8 @@
 package io.windowpane.config;
 
-import io.windowpane.redis.RedisEngine;
-import io.windowpane.redis.ScriptMode;
 import io.windowpane.config.EngineConfig.Kind;
+import java.net.URI;
+import java.net.URISyntaxException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.EnumMap;
@@ -15,11 +15,12 @@ import org.yaml.snakeyaml.nodes.Node;
 /**
  * Reads the {@code engine} section: one engine ({@code type}) or a failover chain
  * ({@code chain}), the block of each engine used, and for a chain its {@code failover} block.
- * A block for an engine that is not used is an error (it would be silently ignored). Redis URIs
- * are checked by the Redis engine's own builder (which parses without connecting), so a URI
- * accepted here is one the engine accepts; the checks the builder would only make when
- * connecting (a database on a cluster, a username without a password) are made here, with the
- * line.
+ * A block for an engine that is not used is an error (it would be silently ignored). Nothing
+ * here needs the Redis or etcd module: Redis URIs are checked here ({@link #redisUriProblem})
+ * by the rules of the Redis engine's parser (scheme, host, port, database), which has the last
+ * word when the engine is opened; the checks the engine's builder would only make when
+ * connecting (a database on a cluster, a username without a password) are made here too, with
+ * the line.
  */
 public final class EngineReader {
 
@@ -45,7 +46,7 @@ public final class EngineReader {
   }
 
   /** The same, for an engine section at {@code path} (the starter's {@code windowpane.engine}). */
-  public static EngineConfig read(Node node, String path, Problems problems,
+  static EngineConfig read(Node node, String path, Problems problems,
       UnaryOperator<String> env) {
     return new EngineReader(problems, env).engine(YamlMap.fields(node, path, problems,
         "type", "chain", "onFailure", "local", "redis", "etcd", "failover"));
@@ -209,8 +210,8 @@ public final class EngineReader {
         m.duration("timeout", RedisSettings.DEFAULT_TIMEOUT, MIN_TIMEOUT, MAX_TIMEOUT),
         m.duration("connectTimeout", RedisSettings.DEFAULT_CONNECT_TIMEOUT, MIN_TIMEOUT,
             MAX_TIMEOUT),
-        ScriptMode.valueOf(m.choice("scripts", "auto", "auto", "functions", "evalsha")
-            .toUpperCase(Locale.ROOT)),
+        RedisSettings.Scripts.valueOf(m.choice("scripts", "auto", "auto", "functions",
+            "evalsha").toUpperCase(Locale.ROOT)),
         m.choice("time", "server", "server", "client").equals("client"));
   }
 
@@ -220,11 +221,65 @@ public final class EngineReader {
     if (uri == null) {
       return;
     }
-    try {
-      RedisEngine.builder().uri(uri); // parses, does not connect
+    String problem = redisUriProblem(uri);
+    if (problem != null) {
+      problems.at(node, path + ": " + problem);
+    } else {
       uris.add(uri);
-    } catch (IllegalArgumentException e) {
-      problems.at(node, path + ": " + e.getMessage());
     }
+  }
+
+  /**
+   * Null when {@code uri} is one the Redis engine takes, else the problem, e.g. "uri must start
+   * with redis:// or rediss://, was localhost:6379": {@code redis://} or {@code rediss://}, a
+   * host, a port up to 65535, and a database (the path, or a {@code database} or {@code db}
+   * parameter) that is a number. The same rules as the engine's parser (Lettuce's
+   * {@code RedisURI}), without needing it on the class path; {@code RedisUriParityTest} in
+   * windowpane-server holds the two together.
+   */
+  public static String redisUriProblem(String uri) {
+    if (uri == null || !(uri.startsWith("redis://") || uri.startsWith("rediss://"))) {
+      return "uri must start with redis:// or rediss://, was " + uri;
+    }
+    URI parsed;
+    try {
+      parsed = new URI(uri);
+    } catch (URISyntaxException e) {
+      return "uri is not a valid Redis URI: " + e.getReason() + " at index " + e.getIndex()
+          + ", was " + EngineConfig.redacted(uri); // the input would show a password
+    }
+    String authority = parsed.getRawAuthority();
+    String host = authority == null ? "" : authority.substring(authority.lastIndexOf('@') + 1);
+    if (host.isEmpty()) {
+      return "uri is not a valid Redis URI: it names no host, e.g. redis://127.0.0.1:6379, was "
+          + EngineConfig.redacted(uri);
+    }
+    if (parsed.getPort() > 65_535) {
+      return "uri is not a valid Redis URI: the port must be at most 65535, was "
+          + parsed.getPort();
+    }
+    String path = parsed.getPath();
+    if (path != null && path.length() > 1 && !isDatabase(path.substring(1))) {
+      return "uri is not a valid Redis URI: the path is the database number, e.g."
+          + " redis://127.0.0.1:6379/2, was " + path;
+    }
+    String query = parsed.getQuery();
+    for (String param : query == null ? new String[0] : query.split("[&;]")) {
+      String name = param.toLowerCase(Locale.ROOT);
+      int eq = param.indexOf('=');
+      if ((name.startsWith("database=") || name.startsWith("db="))
+          && !isDatabase(param.substring(eq + 1))) {
+        return "uri is not a valid Redis URI: " + param.substring(0, eq) + " must be a"
+            + " database number, was " + param.substring(eq + 1);
+      }
+    }
+    return null;
+  }
+
+  private static boolean isDatabase(String text) {
+    if (!text.matches("[0-9]{1,10}")) {
+      return false;
+    }
+    return Long.parseLong(text) <= Integer.MAX_VALUE;
   }
 }

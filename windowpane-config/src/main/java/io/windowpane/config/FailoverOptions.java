@@ -9,17 +9,17 @@ import java.time.Duration;
  * defaults are the library's; {@code FailoverOptionsTest} holds them to it. {@code fleetShare}
  * is 1 / {@code fleetNodes} when the file gives nodes.
  */
-public record FailoverOptions(Duration probeInterval, Duration probeTimeout, int probeFailuresToTrip,
+record FailoverOptions(Duration probeInterval, Duration probeTimeout, int probeFailuresToTrip,
     Duration callTimeout, int failuresToTrip, Duration latencyThreshold, Duration latencyWindow,
     int slowWindowsToTrip, int probesToRecover, int probesToRecoverAfterDouble,
     double fleetShare, long journalLimit) {
 
-  public static final FailoverOptions DEFAULTS = new FailoverOptions(Duration.ofMillis(100),
+  static final FailoverOptions DEFAULTS = new FailoverOptions(Duration.ofMillis(100),
       Duration.ofMillis(100), 2, Duration.ofMillis(100), 3, Duration.ofMillis(50),
       Duration.ofMillis(50), 3, 2, 5, 1.0, 1_000_000);
 
   /** Every option set on {@code b}. */
-  public Failover.Builder applyTo(Failover.Builder b) {
+  Failover.Builder applyTo(Failover.Builder b) {
     return b.probeInterval(probeInterval)
         .probeTimeout(probeTimeout)
         .probeFailuresToTrip(probeFailuresToTrip)

@@ -8,7 +8,7 @@ import org.yaml.snakeyaml.nodes.Node;
  * Reads the {@code engine.failover} block with the ranges of {@link Failover.Builder}, so that a
  * value the library would refuse is reported with its line instead.
  */
-public final class FailoverReader {
+final class FailoverReader {
 
   private static final Duration MS = Duration.ofMillis(1);
   private static final Duration TEN_MS = Duration.ofMillis(10);
@@ -16,7 +16,7 @@ public final class FailoverReader {
 
   private FailoverReader() {}
 
-  public static FailoverOptions read(Node node, String path, Problems problems) {
+  static FailoverOptions read(Node node, String path, Problems problems) {
     YamlMap m = YamlMap.fields(node, path, problems, "probeInterval", "probeTimeout",
         "probeFailuresToTrip", "callTimeout", "failuresToTrip", "latencyThreshold",
         "latencyWindow", "slowWindowsToTrip", "probesToRecover", "probesToRecoverAfterDouble",

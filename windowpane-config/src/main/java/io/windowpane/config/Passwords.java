@@ -7,7 +7,7 @@ import java.util.function.UnaryOperator;
  * the name of an environment variable that holds it (so the secret stays out of the file). The
  * value is never part of a problem's text.
  */
-public final class Passwords {
+final class Passwords {
 
   private Passwords() {}
 
@@ -15,7 +15,7 @@ public final class Passwords {
    * The literal {@code password} of {@code m}, or the value of the variable {@code passwordEnv}
    * names (looked up with {@code env}); null when neither is given or one is wrong (reported).
    */
-  public static String read(YamlMap m, Problems problems, UnaryOperator<String> env) {
+  static String read(YamlMap m, Problems problems, UnaryOperator<String> env) {
     if (m.has("password") && m.has("passwordEnv")) {
       problems.at(m.keyNode("passwordEnv"), m.path() + " takes password or passwordEnv, not"
           + " both");
@@ -38,7 +38,7 @@ public final class Passwords {
   }
 
   /** Whether {@code m} tries to give a password, even one with a problem. */
-  public static boolean given(YamlMap m) {
+  static boolean given(YamlMap m) {
     return m.has("password") || m.has("passwordEnv");
   }
 }

@@ -12,12 +12,12 @@ import org.yaml.snakeyaml.nodes.Node;
  * histogram; {@code maxValues} for exact). An option of the other kind is a problem rather than
  * ignored, since it says the file means something the window will not do.
  */
-public final class StatsReader {
+final class StatsReader {
 
   private StatsReader() {}
 
   /** The statistics window of {@code m}, or null when it has a problem (reported). */
-  public static StatsSpec read(YamlMap m, WindowReader windows) {
+  static StatsSpec read(YamlMap m, WindowReader windows) {
     Problems problems = windows.problems();
     int before = problems.count();
     String kind = m.has("kind")

@@ -197,7 +197,7 @@ public final class WindowReader {
   }
 
   /** The window of a limit or counter: {@code window}, {@code algorithm}, {@code panes}. */
-  public WindowSpec window(YamlMap m) {
+  WindowSpec window(YamlMap m) {
     int before = problems.count();
     String algorithm = m.has("algorithm") ? Scalars.choice(m.value("algorithm"),
         m.path("algorithm"), problems, "panes", "log", "weighted") : "panes";
@@ -217,7 +217,7 @@ public final class WindowReader {
   }
 
   /** The required {@code window} length, 1 ms to 366 days; null (reported) if bad or absent. */
-  public Duration length(YamlMap m) {
+  Duration length(YamlMap m) {
     if (!m.has("window")) {
       m.missing("window", "1m");
       return null;
@@ -226,7 +226,7 @@ public final class WindowReader {
   }
 
   /** {@code panes}, 1 to {@value WindowSpec#MAX_PANES}, default 10. */
-  public int panes(YamlMap m) {
+  int panes(YamlMap m) {
     return (int) m.integer("panes", DEFAULT_PANES, 1, WindowSpec.MAX_PANES);
   }
 
@@ -234,7 +234,7 @@ public final class WindowReader {
    * {@code make()}, or null after reporting its {@link IllegalArgumentException} at
    * {@code blame}'s line as a problem of {@code path}.
    */
-  public <T> T core(Node blame, String path, Supplier<T> make) {
+  <T> T core(Node blame, String path, Supplier<T> make) {
     try {
       return make.get();
     } catch (IllegalArgumentException e) {
@@ -243,7 +243,7 @@ public final class WindowReader {
     }
   }
 
-  public Problems problems() {
+  Problems problems() {
     return problems;
   }
 }

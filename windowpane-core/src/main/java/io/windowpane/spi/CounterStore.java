@@ -99,19 +99,7 @@ public interface CounterStore {
    * {@code replayAsync}, all at once.
    */
   default CompletionStage<Void> replayAllAsync(java.util.List<ReplayBatch> batches) {
-    java.util.concurrent.CompletableFuture<?>[] sent =
-        new java.util.concurrent.CompletableFuture<?>[batches.size()];
-    for (int i = 0; i < sent.length; i++) {
-      ReplayBatch b = batches.get(i);
-      CompletionStage<Void> one;
-      try {
-        one = replayAsync(b.key(), b.count(), b.atMillis(), b.replayId());
-      } catch (RuntimeException e) {
-        one = java.util.concurrent.CompletableFuture.failedFuture(e);
-      }
-      sent[i] = one.toCompletableFuture();
-    }
-    return java.util.concurrent.CompletableFuture.allOf(sent);
+    return CounterStore.Async.each(batches, b -> replayAsync(b.key(), b.count(), b.atMillis(), b.replayId()));
   }
 
   /**
@@ -128,6 +116,20 @@ public interface CounterStore {
   /** Helpers for stores whose blocking calls never wait on I/O (the local engine). */
   final class Async {
     private Async() {}
+
+    /**
+     * {@code one} for every batch, all at once; completes when all have, exceptionally if any
+     * failed (a throw counts as a failed stage).
+     */
+    public static CompletionStage<Void> each(java.util.List<ReplayBatch> batches,
+        java.util.function.Function<ReplayBatch, CompletionStage<Void>> one) {
+      CompletableFuture<?>[] sent = new CompletableFuture<?>[batches.size()];
+      for (int i = 0; i < sent.length; i++) {
+        ReplayBatch b = batches.get(i);
+        sent[i] = call(() -> one.apply(b)).thenCompose(x -> x).toCompletableFuture();
+      }
+      return CompletableFuture.allOf(sent);
+    }
 
     /** Runs {@code call} now and returns its outcome as a completed stage. */
     public static <T> CompletionStage<T> call(java.util.function.Supplier<T> call) {

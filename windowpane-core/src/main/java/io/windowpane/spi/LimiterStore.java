@@ -138,19 +138,7 @@ public interface LimiterStore {
    * {@code replayAsync}, all at once.
    */
   default CompletionStage<Void> replayAllAsync(java.util.List<ReplayBatch> batches) {
-    java.util.concurrent.CompletableFuture<?>[] sent =
-        new java.util.concurrent.CompletableFuture<?>[batches.size()];
-    for (int i = 0; i < sent.length; i++) {
-      ReplayBatch b = batches.get(i);
-      CompletionStage<Void> one;
-      try {
-        one = replayAsync(b.key(), b.count(), b.atMillis(), b.replayId());
-      } catch (RuntimeException e) {
-        one = java.util.concurrent.CompletableFuture.failedFuture(e);
-      }
-      sent[i] = one.toCompletableFuture();
-    }
-    return java.util.concurrent.CompletableFuture.allOf(sent);
+    return CounterStore.Async.each(batches, b -> replayAsync(b.key(), b.count(), b.atMillis(), b.replayId()));
   }
 
   /**

@@ -31,8 +31,9 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Every Lettuce class, method and field that the compiled classes of windowpane-redis (and of
- * windowpane-config and the starter, which have none today) refer to exists, with the same
- * descriptor, in the Lettuce this application runs on (Spring Boot's). windowpane
+ * windowpane-config and the starter, which refer to none: they reach Redis through the engine's
+ * provider) refer to exists, with the same descriptor, in the Lettuce this application runs on
+ * (Spring Boot's). windowpane
  * is compiled against Lettuce 7.x; a reference to a 7-only API links only when first executed,
  * so the HTTP test alone would miss those on paths it does not take (Cluster, passwords). This
  * reads the constant pools of the class files, the references the JVM would link, and looks each

@@ -2,7 +2,6 @@ package io.windowpane.internal.failover;
 
 import io.windowpane.TopKey;
 import io.windowpane.spi.CounterStore;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -89,11 +88,6 @@ final class FailoverCounterStore extends MemberStores<CounterStore> implements C
 
   @Override
   public CompletionStage<Void> replayAll(int member, List<Journal.Pending> batches) {
-    List<io.windowpane.spi.ReplayBatch> out = new ArrayList<>(batches.size());
-    for (Journal.Pending p : batches) {
-      out.add(new io.windowpane.spi.ReplayBatch(p.key(), p.batch().count, null,
-          p.batch().atMillis, p.batch().id));
-    }
-    return stores[member].replayAllAsync(out);
+    return stores[member].replayAllAsync(replayBatches(batches, false));
   }
 }

@@ -240,11 +240,20 @@ final class FailoverLimiterStore extends MemberStores<LimiterStore> implements L
    */
   @Override
   public Optional<Decision> peek(String key, long permits) {
-    return Chain.join(chain.<Optional<Decision>>route(true, 0, i -> {
+    return Chain.join(peekAsync(key, permits).toCompletableFuture());
+  }
+
+  /**
+   * {@link #peek} without blocking: each member's own {@code peekAsync}, so a caller on an I/O
+   * thread (a continuation of another engine call) never waits on a blocking call there.
+   */
+  @Override
+  public CompletionStage<Optional<Decision>> peekAsync(String key, long permits) {
+    return chain.<Optional<Decision>>route(true, 0, i -> {
       Decision tooLarge = tooLarge(i, permits);
-      return CompletableFuture.completedFuture(
-          tooLarge != null ? Optional.of(tooLarge) : stores[i].peek(key, permits));
-    }, null).thenApply(a -> a.value().map(d -> stamp(a.member(), d))));
+      return tooLarge != null ? CompletableFuture.completedFuture(Optional.of(tooLarge))
+          : stores[i].peekAsync(key, permits);
+    }, null).thenApply(a -> a.value().map(d -> stamp(a.member(), d)));
   }
 
   /** The first readable member's top keys (empty when its engine cannot rank keys). */
@@ -270,11 +279,6 @@ final class FailoverLimiterStore extends MemberStores<LimiterStore> implements L
 
   @Override
   public CompletionStage<Void> replayAll(int member, List<Journal.Pending> batches) {
-    List<io.windowpane.spi.ReplayBatch> out = new ArrayList<>(batches.size());
-    for (Journal.Pending p : batches) {
-      out.add(new io.windowpane.spi.ReplayBatch(p.key(), p.batch().count, null,
-          p.batch().atMillis, p.batch().id));
-    }
-    return stores[member].replayAllAsync(out);
+    return stores[member].replayAllAsync(replayBatches(batches, false));
   }
 }

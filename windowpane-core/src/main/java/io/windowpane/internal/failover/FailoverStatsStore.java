@@ -4,7 +4,6 @@ import io.windowpane.Failover.Health;
 import io.windowpane.Summary;
 import io.windowpane.TopKey;
 import io.windowpane.spi.StatsStore;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -75,11 +74,6 @@ final class FailoverStatsStore extends MemberStores<StatsStore> implements Stats
 
   @Override
   public CompletionStage<Void> replayAll(int member, List<Journal.Pending> batches) {
-    List<io.windowpane.spi.ReplayBatch> out = new ArrayList<>(batches.size());
-    for (Journal.Pending p : batches) {
-      out.add(new io.windowpane.spi.ReplayBatch(p.key(), p.batch().count,
-          p.batch().values(), p.batch().atMillis, p.batch().id));
-    }
-    return stores[member].replayAllAsync(out);
+    return stores[member].replayAllAsync(replayBatches(batches, true));
   }
 }

@@ -44,4 +44,15 @@ abstract class MemberStores<S> implements Chain.Replayable {
   public final Journal journal() {
     return journal;
   }
+
+  /** {@code batches} as the SPI's replay batches, with their values for statistics. */
+  static java.util.List<io.windowpane.spi.ReplayBatch> replayBatches(
+      java.util.List<Journal.Pending> batches, boolean values) {
+    java.util.List<io.windowpane.spi.ReplayBatch> out = new java.util.ArrayList<>(batches.size());
+    for (Journal.Pending p : batches) {
+      out.add(new io.windowpane.spi.ReplayBatch(p.key(), p.batch().count,
+          values ? p.batch().values() : null, p.batch().atMillis, p.batch().id));
+    }
+    return out;
+  }
 }

@@ -5,7 +5,6 @@ import io.windowpane.Limit;
 import io.windowpane.Quota;
 import io.windowpane.StatsSpec;
 import io.windowpane.WindowSpec;
-import io.windowpane.redis.RedisEngine;
 import java.io.IOException;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.StandardCharsets;
@@ -342,10 +341,9 @@ public final class ServerConfig {
   public ServerConfig withEngines(String redisUri, List<String> etcdEndpoints,
       boolean fallbackLocal) {
     if (redisUri != null) {
-      try {
-        RedisEngine.builder().uri(redisUri); // parses, does not connect
-      } catch (IllegalArgumentException e) {
-        throw new IllegalArgumentException("redis (--redis): " + e.getMessage(), e);
+      String problem = EngineReader.redisUriProblem(redisUri); // the file's rule
+      if (problem != null) {
+        throw new IllegalArgumentException("redis (--redis): " + problem);
       }
     }
     if (etcdEndpoints != null) {

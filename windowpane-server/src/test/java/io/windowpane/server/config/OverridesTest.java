@@ -1,6 +1,7 @@
 package io.windowpane.server.config;
 
 import io.windowpane.config.*;
+import io.windowpane.spi.EngineSettings;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -76,8 +77,10 @@ class OverridesTest {
 
     assertThat(c.engine().kind()).isEqualTo(EngineConfig.Kind.REDIS);
     assertThat(c.engine().redisUris()).containsExactly("redis://127.0.0.1:6380");
-    assertThat(c.engine().redisCluster()).isFalse();
-    assertThat(c.engine().redisTimeout()).isEqualTo(Duration.ofSeconds(1));
+    EngineSettings redis = c.engine().engineSettings(EngineConfig.Kind.REDIS);
+    assertThat(redis.text("uri")).contains("redis://127.0.0.1:6380");
+    assertThat(redis.texts("cluster")).isEmpty();
+    assertThat(redis.duration("timeout")).contains(Duration.ofSeconds(1));
     assertThat(c.engine().describe()).isEqualTo("redis redis://127.0.0.1:6380");
     assertThat(c.limiters()).isEqualTo(ServerConfig.defaults().limiters());
   }
@@ -88,12 +91,14 @@ class OverridesTest {
     EngineConfig e = c.engine();
 
     assertThat(e.redisUris()).containsExactly("rediss://cache:6379");
-    assertThat(e.redisCluster()).isFalse();
-    assertThat(e.redisUsername()).contains("app");
-    assertThat(e.redisPassword()).contains("pw-from-file");
-    assertThat(e.redisTimeout()).isEqualTo(Duration.ofMillis(300));
-    assertThat(e.redisScripts()).hasToString("EVALSHA");
-    assertThat(e.redisClientTime()).isTrue();
+    EngineSettings redis = e.engineSettings(EngineConfig.Kind.REDIS); // what the engine gets
+    assertThat(redis.text("uri")).contains("rediss://cache:6379");
+    assertThat(redis.texts("cluster")).isEmpty();
+    assertThat(redis.text("username")).contains("app");
+    assertThat(redis.text("password")).contains("pw-from-file");
+    assertThat(redis.duration("timeout")).contains(Duration.ofMillis(300));
+    assertThat(redis.text("scripts")).contains("evalsha");
+    assertThat(redis.text("time")).contains("client");
     assertThat(e.onFailure()).isEqualTo(EngineConfig.OnFailure.DENY);
   }
 

@@ -8,7 +8,7 @@ import io.windowpane.Limit;
 import io.windowpane.Quota;
 import io.windowpane.StatsSpec;
 import io.windowpane.WindowSpec;
-import io.windowpane.redis.ScriptMode;
+import io.windowpane.spi.EngineSettings;
 import java.net.URISyntaxException;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -72,14 +72,16 @@ class ServerConfigLoadTest {
     assertThat(e.onFailure()).isEqualTo(EngineConfig.OnFailure.ALLOW);
     assertThat(e.localMaxKeys()).isEmpty();
     assertThat(e.redisUris()).containsExactly("redis://127.0.0.1:6379");
-    assertThat(e.redisCluster()).isFalse();
-    assertThat(e.redisUsername()).contains("app");
-    assertThat(e.redisPassword()).contains("hunter2-hunter2");
-    assertThat(e.redisDatabase()).hasValue(3);
-    assertThat(e.redisTimeout()).isEqualTo(Duration.ofMillis(250));
-    assertThat(e.redisConnectTimeout()).isEqualTo(Duration.ofSeconds(5));
-    assertThat(e.redisScripts()).isEqualTo(ScriptMode.EVALSHA);
-    assertThat(e.redisClientTime()).isTrue();
+    EngineSettings redis = e.engineSettings(EngineConfig.Kind.REDIS); // what the engine gets
+    assertThat(redis.text("uri")).contains("redis://127.0.0.1:6379");
+    assertThat(redis.texts("cluster")).isEmpty();
+    assertThat(redis.text("username")).contains("app");
+    assertThat(redis.text("password")).contains("hunter2-hunter2");
+    assertThat(redis.integer("database")).hasValue(3);
+    assertThat(redis.duration("timeout")).contains(Duration.ofMillis(250));
+    assertThat(redis.duration("connectTimeout")).contains(Duration.ofSeconds(5));
+    assertThat(redis.text("scripts")).contains("evalsha");
+    assertThat(redis.text("time")).contains("client");
     assertThat(e.describe()).isEqualTo("redis redis://127.0.0.1:6379");
   }
 

@@ -250,7 +250,7 @@ class EnvoyRlsRedisIT {
   }
 
   @Test
-  void onAChainStartedWhileRedisIsDown_descriptorsStayAllOrNothing_beforeAndAfterItJoins()
+  void onAChainStartedWhileRedisIsDown_descriptorsStayAllOrNothing_whenItJoinsAndDiesAgain()
       throws Exception {
     int port = RedisServer.freePort();
     String yaml = EnvoyRlsTest.config(EnvoyRlsTest.rules(), String.join("\n",
@@ -272,6 +272,19 @@ class EnvoyRlsRedisIT {
         }
         assertThat(body).contains("\"active\":\"redis\"");
         fiveThenOverWithNothingKept(rls, "302"); // on Redis
+
+        redis.kill(); // and across a kill: the local fallback again, whole requests only
+        for (int i = 0; i < 20; i++) {
+          rls.call("messaging", d("to_number=305")); // calls that find Redis dead trip it
+        }
+        deadline = System.nanoTime() + 20_000_000_000L;
+        body = "";
+        while (!body.contains("\"active\":\"local\"") && System.nanoTime() < deadline) {
+          body = http.send(health, java.net.http.HttpResponse.BodyHandlers.ofString()).body();
+          Thread.sleep(20);
+        }
+        assertThat(body).contains("\"active\":\"local\"");
+        fiveThenOverWithNothingKept(rls, "304");
       }
     }
   }

@@ -1,6 +1,6 @@
-package io.windowpane.server.config;
+package io.windowpane.config;
 
-import static io.windowpane.server.config.ConfigErrorsTest.first;
+import static io.windowpane.config.ConfigFiles.first;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.windowpane.Leasing;
@@ -25,7 +25,7 @@ class LeasingConfigTest {
 
   @Test
   void leasingBlock_setsEveryOption() throws Exception {
-    ServerConfig c = ServerConfig.parse(limiter("""
+    WindowpaneConfig c = ConfigFiles.parse(limiter("""
         leasing: { enabled: true, maxShare: 0.25, maxSlice: 100, logLifetime: 20ms }
         """), "windowpane.yaml");
     Leasing l = c.limiters().get("api").leasing().orElseThrow();
@@ -36,17 +36,17 @@ class LeasingConfigTest {
 
   @Test
   void emptyBlock_isLeasingWithTheDefaults_andEnabledFalse_orNoBlock_isOff() throws Exception {
-    assertThat(ServerConfig.parse(limiter("leasing: {}\n"), "a.yaml").limiters().get("api")
+    assertThat(ConfigFiles.parse(limiter("leasing: {}\n"), "a.yaml").limiters().get("api")
         .leasing()).contains(Leasing.defaults());
-    assertThat(ServerConfig.parse(limiter("leasing: { enabled: false, maxShare: 0.5 }\n"),
+    assertThat(ConfigFiles.parse(limiter("leasing: { enabled: false, maxShare: 0.5 }\n"),
         "b.yaml").limiters().get("api").leasing()).isEmpty();
-    assertThat(ServerConfig.parse(limiter(""), "c.yaml").limiters().get("api").leasing())
+    assertThat(ConfigFiles.parse(limiter(""), "c.yaml").limiters().get("api").leasing())
         .isEmpty();
   }
 
   @Test
   void leasingAlongsideShadow_keepsBoth() throws Exception {
-    ServerConfig c = ServerConfig.parse(limiter("shadow: true\nleasing: {}\n"), "s.yaml");
+    WindowpaneConfig c = ConfigFiles.parse(limiter("shadow: true\nleasing: {}\n"), "s.yaml");
     assertThat(c.shadowLimiters()).containsExactly("api");
     assertThat(c.limiters().get("api").leasing()).isPresent();
   }

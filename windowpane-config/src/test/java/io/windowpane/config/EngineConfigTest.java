@@ -1,14 +1,12 @@
-package io.windowpane.server.config;
+package io.windowpane.config;
 
-import io.windowpane.config.*;
-import static io.windowpane.server.config.ConfigErrorsTest.first;
-import static io.windowpane.server.config.ConfigErrorsTest.problem;
+import static io.windowpane.config.ConfigFiles.first;
+import static io.windowpane.config.ConfigFiles.problem;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.windowpane.Windowpane;
 import io.windowpane.WindowSpec;
-import io.windowpane.redis.ScriptMode;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
@@ -19,7 +17,7 @@ class EngineConfigTest {
 
   @Test
   void parse_redisDefaults_areTheContracts() throws Exception {
-    EngineConfig e = ServerConfig.parse(
+    EngineConfig e = ConfigFiles.parse(
         "engine:\n  type: redis\n  redis:\n    uri: redis://localhost\n", "x").engine();
 
     assertThat(e.kind()).isEqualTo(EngineConfig.Kind.REDIS);
@@ -31,13 +29,13 @@ class EngineConfigTest {
     assertThat(e.redisDatabase()).isEmpty();
     assertThat(e.redisTimeout()).isEqualTo(Duration.ofSeconds(1));
     assertThat(e.redisConnectTimeout()).isEqualTo(Duration.ofSeconds(2));
-    assertThat(e.redisScripts()).isEqualTo(ScriptMode.AUTO);
+    assertThat(e.redisScripts()).isEqualTo(RedisSettings.Scripts.AUTO);
     assertThat(e.redisClientTime()).isFalse();
   }
 
   @Test
   void parse_cluster_keepsSeedsInOrder() throws Exception {
-    EngineConfig e = ServerConfig.parse("""
+    EngineConfig e = ConfigFiles.parse("""
         engine:
           type: redis
           redis:
@@ -47,13 +45,13 @@ class EngineConfigTest {
 
     assertThat(e.redisCluster()).isTrue();
     assertThat(e.redisUris()).containsExactly("redis://10.0.0.1:7000", "redis://10.0.0.2:7000");
-    assertThat(e.redisScripts()).isEqualTo(ScriptMode.FUNCTIONS);
+    assertThat(e.redisScripts()).isEqualTo(RedisSettings.Scripts.FUNCTIONS);
     assertThat(e.describe()).isEqualTo("redis cluster redis://10.0.0.1:7000,redis://10.0.0.2:7000");
   }
 
   @Test
   void parse_passwordEnv_readsTheVariable() throws Exception {
-    EngineConfig e = ServerConfig.parse("""
+    EngineConfig e = ConfigFiles.parse("""
         engine:
           type: redis
           redis:
@@ -117,13 +115,37 @@ class EngineConfigTest {
   }
 
   @Test
-  void parse_badUris_areReportedByTheEnginesParser() {
+  void parse_badUris_areReportedByTheEnginesRules() {
     assertThat(first("engine:\n  type: redis\n  redis:\n    uri: http://a:6379\n"))
         .isEqualTo("windowpane.yaml:4: engine.redis: uri must start with redis:// or rediss://,"
             + " was http://a:6379");
     assertThat(first("engine:\n  type: redis\n  redis:\n    cluster:\n      - redis://a\n"
         + "      - tcp://b\n")).isEqualTo("windowpane.yaml:6: engine.redis.cluster[1]: uri must"
             + " start with redis:// or rediss://, was tcp://b");
+    assertThat(first("engine:\n  type: redis\n  redis:\n    uri: redis://a:6379/two\n"))
+        .isEqualTo("windowpane.yaml:4: engine.redis: uri is not a valid Redis URI: the path is"
+            + " the database number, e.g. redis://127.0.0.1:6379/2, was /two");
+  }
+
+  @Test
+  void redisUriProblem_followsTheEnginesParser() {
+    assertThat(EngineReader.redisUriProblem("redis://localhost")).isNull();
+    assertThat(EngineReader.redisUriProblem("rediss://u:p@cache.example:6380/3?timeout=5s"))
+        .isNull();
+    assertThat(EngineReader.redisUriProblem("redis://h:6379?db=2")).isNull();
+    assertThat(EngineReader.redisUriProblem("localhost:6379"))
+        .isEqualTo("uri must start with redis:// or rediss://, was localhost:6379");
+    assertThat(EngineReader.redisUriProblem("redis://"))
+        .isEqualTo("uri is not a valid Redis URI: Expected authority at index 8, was redis://");
+    assertThat(EngineReader.redisUriProblem("redis://:s3cret@")).doesNotContain("s3cret")
+        .startsWith("uri is not a valid Redis URI: it names no host");
+    assertThat(EngineReader.redisUriProblem("redis://h:70000"))
+        .isEqualTo("uri is not a valid Redis URI: the port must be at most 65535, was 70000");
+    assertThat(EngineReader.redisUriProblem("redis://h:6379?database=x"))
+        .isEqualTo("uri is not a valid Redis URI: database must be a database number, was x");
+    assertThat(EngineReader.redisUriProblem("redis://u:s3 cret@h:6379"))
+        .isEqualTo("uri is not a valid Redis URI: Illegal character in authority at index 8,"
+            + " was redis://h:6379");
   }
 
   @Test
@@ -173,7 +195,7 @@ class EngineConfigTest {
 
   @Test
   void describe_andToString_neverShowThePassword() throws Exception {
-    EngineConfig e = ServerConfig.parse("""
+    EngineConfig e = ConfigFiles.parse("""
         engine:
           type: redis
           redis:
@@ -183,13 +205,14 @@ class EngineConfigTest {
 
     assertThat(e.describe()).isEqualTo("redis redis://10.0.0.1:6379/2");
     assertThat(e.toString()).doesNotContain("s3cret");
-    assertThat(ServerConfig.parse("""
+    assertThat(ConfigFiles.parse("""
         engine:
           type: redis
           redis:
             uri: "redis://:uri-s3cret@10.0.0.1:6379/2"
             password: file-s3cret
-        """, "x").toString()).doesNotContain("s3cret").contains("redis://10.0.0.1:6379/2");
+        """, "x").engine().toString()).doesNotContain("s3cret")
+        .contains("redis://10.0.0.1:6379/2");
   }
 
   @Test
@@ -202,7 +225,7 @@ class EngineConfigTest {
 
   @Test
   void open_local_buildsAWorkingLocalEngine() throws Exception {
-    EngineConfig e = ServerConfig.parse("engine:\n  local:\n    maxKeys: 10\n", "x").engine();
+    EngineConfig e = ConfigFiles.parse("engine:\n  local:\n    maxKeys: 10\n", "x").engine();
 
     try (Windowpane wp = e.open()) {
       assertThat(wp.engineName()).isEqualTo("local");
@@ -212,16 +235,17 @@ class EngineConfigTest {
   }
 
   @Test
-  void open_unreachableRedis_letsTheEnginesExceptionThrough() throws Exception {
-    EngineConfig e = ServerConfig.parse("""
+  void open_redisWithoutItsModule_failsNamingTheModuleToAdd() throws Exception {
+    EngineConfig e = ConfigFiles.parse("""
         engine:
           type: redis
           redis:
-            uri: redis://127.0.0.1:1
-            connectTimeout: 200ms
-            timeout: 200ms
-        """, "x").engine();
+            uri: redis://127.0.0.1:6379
+        """, "x").engine(); // reading needs no engine module
 
-    assertThatThrownBy(e::open).isInstanceOf(RuntimeException.class);
+    assertThatThrownBy(e::open).isInstanceOf(IllegalStateException.class)
+        .hasMessage("engine redis needs the module windowpane-redis on the class path: add the"
+            + " dependency io.windowpane:windowpane-redis (the version of windowpane-config),"
+            + " or configure another engine");
   }
 }

@@ -1,8 +1,7 @@
-package io.windowpane.server.config;
+package io.windowpane.config;
 
-import io.windowpane.config.*;
-import static io.windowpane.server.config.ConfigErrorsTest.first;
-import static io.windowpane.server.config.ConfigErrorsTest.problem;
+import static io.windowpane.config.ConfigFiles.first;
+import static io.windowpane.config.ConfigFiles.problem;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.windowpane.Decision;
@@ -24,7 +23,7 @@ class ChainConfigTest {
 
   @Test
   void parse_chainWithEveryFailoverOption() throws Exception {
-    EngineConfig e = ServerConfig.parse("""
+    EngineConfig e = ConfigFiles.parse("""
         engine:
           chain: [redis, etcd, local]
           onFailure: allow
@@ -66,7 +65,7 @@ class ChainConfigTest {
 
   @Test
   void failoverDefaults_areTheLibrarys() throws Exception {
-    FailoverOptions d = ServerConfig.parse("engine:\n  chain: [local]\n", "x").engine()
+    FailoverOptions d = ConfigFiles.parse("engine:\n  chain: [local]\n", "x").engine()
         .failover();
     FailoverSettings lib = FailoverSettings.DEFAULTS;
 
@@ -87,7 +86,7 @@ class ChainConfigTest {
 
   @Test
   void parse_fleetShare_andProbesToRecoverAboveTheDefaultDouble() throws Exception {
-    FailoverOptions f = ServerConfig.parse("""
+    FailoverOptions f = ConfigFiles.parse("""
         engine:
           chain: [local]
           failover: {fleetShare: 0.5, probesToRecover: 8}
@@ -100,7 +99,7 @@ class ChainConfigTest {
 
   @Test
   void localInAChain_needsNoBlock() throws Exception {
-    EngineConfig e = ServerConfig.parse("engine:\n  chain: [redis, local]\n" + REDIS, "x")
+    EngineConfig e = ConfigFiles.parse("engine:\n  chain: [redis, local]\n" + REDIS, "x")
         .engine();
 
     assertThat(e.engines()).containsExactly(Kind.REDIS, Kind.LOCAL);
@@ -109,7 +108,7 @@ class ChainConfigTest {
 
   @Test
   void typeForm_isUnchanged_andIsNoChain() throws Exception {
-    EngineConfig e = ServerConfig.parse("engine:\n  type: redis\n" + REDIS, "x").engine();
+    EngineConfig e = ConfigFiles.parse("engine:\n  type: redis\n" + REDIS, "x").engine();
 
     assertThat(e.chain()).isFalse();
     assertThat(e.engines()).containsExactly(Kind.REDIS);
@@ -233,7 +232,7 @@ class ChainConfigTest {
 
   @Test
   void openEngine_chain_isAFailoverWhoseDecisionsNameTheMember() throws Exception {
-    EngineConfig e = ServerConfig.parse("""
+    EngineConfig e = ConfigFiles.parse("""
         engine:
           chain: [local]
           onFailure: deny

@@ -1,0 +1,79 @@
+package io.windowpane.etcd.internal;
+
+import io.windowpane.etcd.EtcdEngine;
+import io.windowpane.spi.DeferredEngine;
+import io.windowpane.spi.Engine;
+import io.windowpane.spi.EngineProvider;
+import io.windowpane.spi.EngineSettings;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
+
+/**
+ * The etcd engine for windowpane-config (the service's {@code engine.etcd} block, the starter's
+ * {@code windowpane.engine.etcd.*}), registered in
+ * {@code META-INF/services/io.windowpane.spi.EngineProvider}. Takes the block's options under
+ * their names: {@code endpoints} (URLs), {@code user} and {@code password} (together),
+ * {@code namespace}, {@code timeout}, {@code connectTimeout}, {@code expiryGrace},
+ * {@code backoffBase} and {@code backoffMax} (together), {@code cachedCounts} (durations),
+ * {@code conflictRetries} and {@code maxValueBytes} (integers); an option left out keeps the
+ * builder's default. An option it does not know is refused, so the configuration and the
+ * engine cannot drift apart unnoticed.
+ */
+public final class EtcdEngineProvider implements EngineProvider {
+
+  private static final Set<String> OPTIONS = Set.of("endpoints", "user", "password",
+      "namespace", "timeout", "connectTimeout", "expiryGrace", "conflictRetries", "backoffBase",
+      "backoffMax", "maxValueBytes", "cachedCounts");
+
+  @Override
+  public String kind() {
+    return "etcd";
+  }
+
+  @Override
+  public Engine build(EngineSettings settings) {
+    return builder(settings).build();
+  }
+
+  @Override
+  public DeferredEngine buildDeferred(EngineSettings settings) {
+    return builder(settings).buildDeferred();
+  }
+
+  /** A builder with every option of {@code settings}; connects nothing. */
+  static EtcdEngine.Builder builder(EngineSettings settings) {
+    for (String name : settings.names()) {
+      if (!OPTIONS.contains(name)) {
+        throw new IllegalArgumentException("etcd option " + name + " is unknown; the etcd"
+            + " engine takes " + String.join(", ", new TreeSet<>(OPTIONS)));
+      }
+    }
+    List<String> endpoints = settings.texts("endpoints");
+    EtcdEngine.Builder b = EtcdEngine.builder().endpoints(endpoints.toArray(new String[0]));
+    Optional<String> user = settings.text("user");
+    Optional<String> password = settings.text("password");
+    if (user.isPresent() || password.isPresent()) {
+      b.credentials(user.orElse(null), password.orElse(null));
+    }
+    settings.text("namespace").ifPresent(b::namespace);
+    settings.duration("timeout").ifPresent(b::timeout);
+    settings.duration("connectTimeout").ifPresent(b::connectTimeout);
+    settings.duration("expiryGrace").ifPresent(b::expiryGrace);
+    settings.integer("conflictRetries").ifPresent(b::conflictRetries);
+    Optional<Duration> base = settings.duration("backoffBase");
+    Optional<Duration> max = settings.duration("backoffMax");
+    if (base.isPresent() != max.isPresent()) {
+      throw new IllegalArgumentException("etcd options backoffBase and backoffMax go together,"
+          + " was only " + (base.isPresent() ? "backoffBase" : "backoffMax"));
+    }
+    if (base.isPresent()) {
+      b.backoff(base.get(), max.get());
+    }
+    settings.integer("maxValueBytes").ifPresent(b::maxValueBytes);
+    settings.duration("cachedCounts").ifPresent(b::cachedCounts);
+    return b;
+  }
+}

@@ -1,0 +1,69 @@
+package io.windowpane.redis.internal;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.windowpane.spi.DeferredEngine;
+import io.windowpane.spi.EngineProvider;
+import io.windowpane.spi.EngineSettings;
+import java.net.ServerSocket;
+import java.time.Duration;
+import java.util.List;
+import java.util.ServiceLoader;
+import org.junit.jupiter.api.Test;
+
+/** The provider windowpane-config finds: registered, strict about options, deferred for chains. */
+class RedisEngineProviderTest {
+
+  @Test
+  void serviceLoader_findsTheProviderOfKindRedis() {
+    assertThat(ServiceLoader.load(EngineProvider.class).stream()
+        .map(ServiceLoader.Provider::get).map(EngineProvider::kind))
+        .containsExactly("redis");
+  }
+
+  @Test
+  void builder_takesEveryOptionOfTheBlock() {
+    RedisEngineProvider.builder(EngineSettings.of("redis")
+        .texts("cluster", List.of("redis://10.0.0.1:7000", "redis://10.0.0.2:7000"))
+        .text("username", "app").text("password", "s3cret")
+        .duration("timeout", Duration.ofMillis(250))
+        .duration("connectTimeout", Duration.ofMillis(500))
+        .text("scripts", "evalsha").text("time", "client").build());
+    RedisEngineProvider.builder(EngineSettings.of("redis").text("uri", "redis://h:6379")
+        .integer("database", 3).text("scripts", "functions").text("time", "server").build());
+  }
+
+  @Test
+  void builder_unknownOrBadOption_refusedBeforeAnyIo() {
+    assertThatThrownBy(() -> RedisEngineProvider.builder(EngineSettings.of("redis")
+        .text("uri", "redis://h:6379").text("uris", "redis://h:6379").build()))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("redis option uris is unknown; the Redis engine takes cluster,"
+            + " connectTimeout, database, password, scripts, time, timeout, uri, username");
+    assertThatThrownBy(() -> RedisEngineProvider.builder(EngineSettings.of("redis")
+        .text("uri", "redis://h:6379").text("scripts", "lua").build()))
+        .hasMessage("redis option scripts must be auto, functions or evalsha, was lua");
+    assertThatThrownBy(() -> RedisEngineProvider.builder(EngineSettings.of("redis").build()))
+        .hasMessage("redis needs a uri (one server) or cluster (seed URIs)");
+    assertThatThrownBy(() -> RedisEngineProvider.builder(EngineSettings.of("redis")
+        .text("uri", "localhost:6379").build()))
+        .hasMessageContaining("uri must start with redis:// or rediss://");
+  }
+
+  @Test
+  void buildDeferred_backendDown_startsUnconnected_whileBuildFailsFast() throws Exception {
+    int port;
+    try (ServerSocket s = new ServerSocket(0)) {
+      port = s.getLocalPort(); // closed again: nothing listens there
+    }
+    EngineSettings settings = EngineSettings.of("redis").text("uri", "redis://127.0.0.1:" + port)
+        .duration("connectTimeout", Duration.ofMillis(200)).build();
+    RedisEngineProvider provider = new RedisEngineProvider();
+    try (DeferredEngine deferred = provider.buildDeferred(settings)) {
+      assertThat(deferred.connected()).isFalse();
+      assertThat(deferred.name()).isEqualTo("redis");
+    }
+    assertThatThrownBy(() -> provider.build(settings)).isInstanceOf(RuntimeException.class);
+  }
+}
