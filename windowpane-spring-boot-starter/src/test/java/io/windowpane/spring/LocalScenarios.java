@@ -256,6 +256,7 @@ public abstract class LocalScenarios {
     assertThat(busy.statusCode()).isEqualTo(200);
     assertThat(busy.body()).isEqualTo("busy x, retry after 9750 ms");
     assertThat(header(busy, "RateLimit")).isEqualTo("\"filtered\";r=0;t=10");
+    assertThat(header(busy, "Retry-After")).isNull(); // answered, not refused
   }
 
   @Test

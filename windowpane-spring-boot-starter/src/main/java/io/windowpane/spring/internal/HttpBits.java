@@ -21,6 +21,6 @@ interface HttpBits {
     return null;
   }
 
-  /** Adds the decision's headers to the response when it is not sent yet. */
-  default void headers(Outcome outcome) {}
+  /** Adds {@code headers} (a decision's) to the response when it is not sent yet. */
+  default void headers(java.util.Map<String, String> headers) {}
 }

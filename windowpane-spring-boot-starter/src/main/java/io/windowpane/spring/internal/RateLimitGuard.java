@@ -85,6 +85,16 @@ public final class RateLimitGuard {
       return h;
     }
 
+    /**
+     * The headers of a refused call that a fallback method answers: those of {@link #headers()}
+     * without Retry-After, since the response is not a refusal.
+     */
+    public Map<String, String> fallbackHeaders() {
+      Map<String, String> h = headers();
+      h.remove(options.retryAfter());
+      return h;
+    }
+
     /** The exception for a refused call. */
     public RateLimitExceededException exception() {
       return new RateLimitExceededException(target.name(), decision, headers(), degraded);

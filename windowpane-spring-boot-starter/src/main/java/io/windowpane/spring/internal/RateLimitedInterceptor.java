@@ -134,11 +134,12 @@ public final class RateLimitedInterceptor implements MethodInterceptor {
       return invocation.proceed(); // a condition, or windowpane.keys.on-null: skip
     }
     Outcome outcome = guard.get().acquire(plan.target(), call.key(), bits.view());
-    bits.headers(outcome);
+    if (!outcome.letThrough() && plan.fallback() != null) {
+      bits.headers(outcome.fallbackHeaders());
+      return fallback(plan, target, invocation.getArguments(), outcome.exception());
+    }
+    bits.headers(outcome.headers());
     if (!outcome.letThrough()) {
-      if (plan.fallback() != null) {
-        return fallback(plan, target, invocation.getArguments(), outcome.exception());
-      }
       throw outcome.exception();
     }
     return invocation.proceed();

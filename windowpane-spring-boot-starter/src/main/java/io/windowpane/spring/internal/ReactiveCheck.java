@@ -47,8 +47,9 @@ final class ReactiveCheck {
         // on a denial too, so that an application's own exception handler keeps them
         if (exchange != null && outcome.isPresent()) {
           ServerWebExchange e = (ServerWebExchange) exchange;
-          outcome.get().headers().forEach((name, value) -> e.getResponse().getHeaders()
-              .set(name, value));
+          Outcome o = outcome.get();
+          (o.letThrough() || plan.fallback() == null ? o.headers() : o.fallbackHeaders())
+              .forEach((name, value) -> e.getResponse().getHeaders().set(name, value));
         }
       });
     });

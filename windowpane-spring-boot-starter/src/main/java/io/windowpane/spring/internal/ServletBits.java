@@ -1,6 +1,5 @@
 package io.windowpane.spring.internal;
 
-import io.windowpane.spring.internal.RateLimitGuard.Outcome;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.security.Principal;
@@ -55,9 +54,9 @@ final class ServletBits implements HttpBits {
    * {@code @ExceptionHandler} keeps them without copying them.
    */
   @Override
-  public void headers(Outcome outcome) {
+  public void headers(java.util.Map<String, String> headers) {
     if (response != null && !response.isCommitted()) {
-      outcome.headers().forEach(response::setHeader);
+      headers.forEach(response::setHeader);
     }
   }
 }
