@@ -21,11 +21,15 @@ import java.lang.annotation.Target;
  * shadow mode (checked at start-up). The combined quota keeps its own windows, under the limiter
  * name {@code a:b} for limiters {@code a} and {@code b}.
  *
+ * <p>On a type, it applies to every public method the type declares that has no
+ * {@code @RateLimited} of its own (a method's own annotations replace the type's), except those
+ * marked {@link RateLimitExempt}; its empty key then means one key per method.
+ *
  * <p>Works on public methods of Spring beans called through their proxy (controllers and
  * services alike). Methods returning {@code Mono} or {@code Flux} are checked when subscribed,
  * without blocking.
  */
-@Target(ElementType.METHOD)
+@Target({ElementType.METHOD, ElementType.TYPE})
 @Retention(RetentionPolicy.RUNTIME)
 @Documented
 @Repeatable(RateLimited.List.class)
@@ -45,8 +49,28 @@ public @interface RateLimited {
   /** Permits to take, 1 to the smallest limit of the limiter. */
   long permits() default 1;
 
-  /** Holds several {@link RateLimited} on one method. */
-  @Target(ElementType.METHOD)
+  /**
+   * SpEL over the same variables as {@link #key()}: the call is limited only when it gives
+   * {@code true}. Empty (the default): always.
+   */
+  String executeCondition() default "";
+
+  /**
+   * SpEL over the same variables as {@link #key()}: the call is not limited when it gives
+   * {@code true} (e.g. {@code #request.getHeader('X-Internal') != null}). Empty: never skipped.
+   */
+  String skipCondition() default "";
+
+  /**
+   * The name of a method of the same bean called instead of throwing when the call is denied:
+   * the same parameters followed by a {@link RateLimitExceededException} (the denial), and a
+   * return type the method's callers accept (for {@code Mono} and {@code Flux}, the same kind of
+   * publisher). Checked at start-up. Empty: the denial is thrown.
+   */
+  String fallbackMethod() default "";
+
+  /** Holds several {@link RateLimited} on one method or type. */
+  @Target({ElementType.METHOD, ElementType.TYPE})
   @Retention(RetentionPolicy.RUNTIME)
   @Documented
   @interface List {

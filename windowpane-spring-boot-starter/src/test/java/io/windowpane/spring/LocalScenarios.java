@@ -122,6 +122,9 @@ public abstract class LocalScenarios {
     assertThat(over.statusCode()).isEqualTo(200);
     assertThat(over.body()).isEqualTo("trial s");
     assertThat(header(over, "Retry-After")).isNull();
+    // a limit that is not enforced sends no rate-limit headers (windowpane.response.headers.shadow)
+    assertThat(header(over, "RateLimit")).isNull();
+    assertThat(header(over, "RateLimit-Policy")).isNull();
     HttpResponse<String> metric = http.get(
         "/actuator/metrics/windowpane.decisions?tag=limiter:trial&tag=outcome:would_deny");
     assertThat(metric.statusCode()).isEqualTo(200);
@@ -164,5 +167,108 @@ public abstract class LocalScenarios {
     HttpResponse<String> count = http.get("/actuator/windowpane/logins?key=alice");
     assertThat(count.body())
         .isEqualTo("{\"name\":\"logins\",\"key\":\"alice\",\"kind\":\"counter\",\"count\":0}");
+  }
+
+  @Test
+  void actuator_unknownName_answers404() {
+    assertThat(http().get("/actuator/windowpane/nothing?key=a").statusCode()).isEqualTo(404);
+  }
+
+  @Test
+  void actuator_limiter_showsItsPeekForAKey_withoutTakingAnything() {
+    Http http = http();
+    assertThat(http.get("/hello", "X-Client", "peek").statusCode()).isEqualTo(200);
+    String peek = "/actuator/windowpane/demo?key=client:peek";
+    HttpResponse<String> one = http.get(peek);
+    assertThat(one.statusCode()).isEqualTo(200);
+    assertThat(one.body()).isEqualTo("{\"name\":\"demo\",\"key\":\"client:peek\",\"kind\":"
+        + "\"limiter\",\"shadow\":false,\"holdsState\":true,\"peek\":{\"allowed\":true,"
+        + "\"remaining\":0,\"deniedBy\":null,\"retryAfterMillis\":0}}");
+    assertThat(http.get(peek).body()).isEqualTo(one.body()); // the peek took nothing
+    assertThat(http.get("/hello", "X-Client", "peek").statusCode()).isEqualTo(200);
+    assertThat(http.get(peek).body()).contains("\"peek\":{\"allowed\":false,\"remaining\":0,"
+        + "\"deniedBy\":\"demo\",\"retryAfterMillis\":9750}");
+  }
+
+  @Test
+  void nullKey_byDefault_countsUnderOneSharedKey_neverA500() {
+    Http http = http();
+    assertThat(http.get("/nokey").statusCode()).isEqualTo(200);
+    assertThat(http.get("/nokey").statusCode()).isEqualTo(200);
+    HttpResponse<String> third = http.get("/nokey");
+    assertThat(third.statusCode()).isEqualTo(429);
+    assertThat(http.get("/nokey", "X-Key", "k").statusCode()).isEqualTo(200);
+    // a null navigated into (#principal.name without a principal) is a missing key too
+    for (int i = 0; i < 3; i++) {
+      assertThat(http.get("/whoami").statusCode()).isEqualTo(200);
+    }
+    assertThat(http.get("/whoami").statusCode()).isEqualTo(429);
+    assertThat(http.get("/whoami", "X-User", "ann").statusCode()).isEqualTo(200);
+    // a path rule's missing header: the same shared key
+    assertThat(http.get("/filtered/none").statusCode()).isEqualTo(200);
+    assertThat(http.get("/filtered/none").statusCode()).isEqualTo(429);
+  }
+
+  @Test
+  void ownExceptionHandler_keepsTheRateLimitHeaders_withoutCopyingThem() {
+    Http http = http();
+    HttpResponse<String> first = http.get("/own/1");
+    assertThat(first.statusCode()).isEqualTo(200);
+    HttpResponse<String> denied = http.get("/own/1");
+    assertThat(denied.statusCode()).isEqualTo(429);
+    assertThat(denied.body()).isEqualTo("slow down");
+    assertThat(header(denied, "RateLimit-Policy")).isEqualTo("\"filtered\";q=1;w=10");
+    assertThat(header(denied, "RateLimit")).isEqualTo("\"filtered\";r=0;t=10");
+    assertThat(header(denied, "Retry-After")).isEqualTo("10");
+  }
+
+  @Test
+  void conditions_skipAndExecute_decideWhetherACallIsLimited() {
+    Http http = http();
+    assertThat(http.get("/conditional/a").statusCode()).isEqualTo(200);
+    HttpResponse<String> internal = http.get("/conditional/a", "X-Internal", "yes");
+    assertThat(internal.statusCode()).isEqualTo(200);
+    assertThat(header(internal, "RateLimit")).isNull();
+    assertThat(http.get("/conditional/a").statusCode()).isEqualTo(429);
+    for (int i = 0; i < 3; i++) {
+      assertThat(http.get("/conditional/free").statusCode()).isEqualTo(200);
+    }
+  }
+
+  @Test
+  void pathRuleConditions_skipAndExecute() {
+    Http http = http();
+    assertThat(http.get("/gated/1", "X-Internal", "yes").statusCode()).isEqualTo(200);
+    assertThat(http.get("/gated/1", "X-Internal", "yes").statusCode()).isEqualTo(200);
+    assertThat(http.get("/gated/free").statusCode()).isEqualTo(200);
+    assertThat(http.get("/gated/free").statusCode()).isEqualTo(200);
+    HttpResponse<String> first = http.get("/gated/1");
+    assertThat(first.statusCode()).isEqualTo(200);
+    assertThat(header(first, "RateLimit")).isEqualTo("\"filtered\";r=0;t=10");
+    assertThat(http.get("/gated/2").statusCode()).isEqualTo(429);
+  }
+
+  @Test
+  void fallbackMethod_answersInsteadOfThe429_withTheDenial() {
+    Http http = http();
+    assertThat(http.get("/fallback/x").body()).isEqualTo("fallback x");
+    HttpResponse<String> busy = http.get("/fallback/x");
+    assertThat(busy.statusCode()).isEqualTo(200);
+    assertThat(busy.body()).isEqualTo("busy x, retry after 9750 ms");
+    assertThat(header(busy, "RateLimit")).isEqualTo("\"filtered\";r=0;t=10");
+    assertThat(header(busy, "Retry-After")).isNull(); // answered, not refused
+  }
+
+  @Test
+  void classLevelAnnotation_limitsEveryMethod_exceptTheExemptOne() {
+    Http http = http();
+    assertThat(http.get("/cls/a").body()).isEqualTo("limited a");
+    assertThat(http.get("/cls/a").statusCode()).isEqualTo(429);
+    for (int i = 0; i < 3; i++) {
+      HttpResponse<String> exempt = http.get("/cls-exempt/a");
+      assertThat(exempt.statusCode()).isEqualTo(200);
+      assertThat(exempt.body()).isEqualTo("exempt a");
+      assertThat(header(exempt, "RateLimit")).isNull();
+    }
   }
 }

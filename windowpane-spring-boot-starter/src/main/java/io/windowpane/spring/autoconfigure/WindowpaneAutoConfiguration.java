@@ -6,12 +6,16 @@ import io.windowpane.config.ConfigException;
 import io.windowpane.config.EngineConfig;
 import io.windowpane.config.EngineConfig.Kind;
 import io.windowpane.config.WindowpaneConfig;
+import io.windowpane.spring.RateLimitDenialBody;
 import io.windowpane.spring.WindowpaneCatalog;
 import io.windowpane.spring.WindowpaneProperties;
 import io.windowpane.spring.internal.DecisionListener;
+import io.windowpane.spring.internal.FailoverMeters;
 import io.windowpane.spring.internal.InvalidWindowpanePropertiesException;
 import io.windowpane.spring.internal.LeasingMeterBinder;
+import io.windowpane.spring.internal.MetricTags;
 import io.windowpane.spring.internal.MicrometerDecisionListener;
+import io.windowpane.spring.internal.ProblemJson;
 import io.windowpane.spring.internal.PropertyTree;
 import io.windowpane.spring.internal.RateLimitGuard;
 import io.windowpane.spring.internal.RateLimitedInterceptor;
@@ -57,7 +61,7 @@ public class WindowpaneAutoConfiguration {
   public WindowpaneConfig windowpaneConfig(Environment environment,
       ObjectProvider<SpringRedisSettings> springRedis) {
     Map<String, Object> tree = PropertyTree.read(environment, "windowpane",
-        Set.of("enabled", "filter"));
+        Set.of("enabled", "filter", "keys", "response", "metrics"));
     SpringRedisSettings redis = springRedis.getIfAvailable();
     if (redis != null) {
       redis.fillIn(tree);
@@ -103,9 +107,33 @@ public class WindowpaneAutoConfiguration {
   @Bean
   @ConditionalOnMissingBean
   public RateLimitGuard windowpaneRateLimitGuard(WindowpaneConfig config, MillisClock clock,
-      ObjectProvider<DecisionListener> listener) {
+      ObjectProvider<DecisionListener> listener, WindowpaneProperties properties) {
+    WindowpaneProperties.Headers h = properties.getResponse().getHeaders();
     return new RateLimitGuard(clock, config.engine().onFailure(),
-        listener.getIfAvailable(() -> DecisionListener.NONE));
+        listener.getIfAvailable(() -> DecisionListener.NONE),
+        new RateLimitGuard.HeaderOptions(h.isEnabled(), h.isShadow(), name(h.getPolicy()),
+            name(h.getLimit()), name(h.getRetryAfter())),
+        properties.getKeys().getOnNull(), metricTags(properties));
+  }
+
+  private static MetricTags metricTags(WindowpaneProperties properties) {
+    try {
+      return MetricTags.of(properties.getMetrics().getTags());
+    } catch (IllegalArgumentException e) {
+      throw new InvalidWindowpanePropertiesException(e.getMessage(), e);
+    }
+  }
+
+  /** A header name as configured; null or blank: the header is left out. */
+  private static String name(String header) {
+    return header == null ? "" : header.trim();
+  }
+
+  /** The 429's body: problem+json unless the application defines its own. */
+  @Bean
+  @ConditionalOnMissingBean
+  public RateLimitDenialBody windowpaneDenialBody() {
+    return ProblemJson.DEFAULT;
   }
 
   /** Applies {@code @RateLimited}; static, as a post-processor must be. */
@@ -138,6 +166,18 @@ public class WindowpaneAutoConfiguration {
     @ConditionalOnMissingBean(name = "windowpaneLeasingMeters")
     LeasingMeterBinder windowpaneLeasingMeters(WindowpaneCatalog catalog) {
       return new LeasingMeterBinder(catalog);
+    }
+
+    /**
+     * The failover chain's meters ({@link FailoverMeters}, the service's names) when the engine
+     * is a chain; binds nothing otherwise.
+     */
+    @Bean
+    @ConditionalOnMissingBean(name = "windowpaneFailoverMeters")
+    io.micrometer.core.instrument.binder.MeterBinder windowpaneFailoverMeters(
+        Windowpane windowpane) {
+      return registry -> windowpane.failover()
+          .ifPresent(chain -> new FailoverMeters(chain).bindTo(registry));
     }
   }
 

@@ -1,5 +1,6 @@
 package io.windowpane.spring.autoconfigure;
 
+import io.windowpane.spring.RateLimitDenialBody;
 import io.windowpane.spring.WindowpaneCatalog;
 import io.windowpane.spring.WindowpaneProperties;
 import io.windowpane.spring.internal.ExchangeContextFilter;
@@ -42,16 +43,16 @@ public class WindowpaneWebAutoConfiguration {
   static class Servlet {
     @Bean
     @ConditionalOnMissingBean
-    RateLimitExceptionHandler.Servlet windowpaneRateLimitAdvice() {
-      return new RateLimitExceptionHandler.Servlet();
+    RateLimitExceptionHandler.Servlet windowpaneRateLimitAdvice(RateLimitDenialBody bodies) {
+      return new RateLimitExceptionHandler.Servlet(bodies);
     }
 
     @Bean
     @ConditionalOnMissingBean
     ServletRateLimitFilter windowpaneRateLimitFilter(WindowpaneProperties properties,
-        WindowpaneCatalog catalog, RateLimitGuard guard) {
+        WindowpaneCatalog catalog, RateLimitGuard guard, RateLimitDenialBody bodies) {
       return new ServletRateLimitFilter(rules(properties, catalog), guard,
-          properties.getFilter().getOrder());
+          properties.getFilter().getOrder(), bodies);
     }
   }
 
@@ -61,8 +62,8 @@ public class WindowpaneWebAutoConfiguration {
   static class Reactive {
     @Bean
     @ConditionalOnMissingBean
-    RateLimitExceptionHandler.Reactive windowpaneRateLimitAdvice() {
-      return new RateLimitExceptionHandler.Reactive();
+    RateLimitExceptionHandler.Reactive windowpaneRateLimitAdvice(RateLimitDenialBody bodies) {
+      return new RateLimitExceptionHandler.Reactive(bodies);
     }
 
     @Bean
@@ -73,9 +74,9 @@ public class WindowpaneWebAutoConfiguration {
     @Bean
     @ConditionalOnMissingBean
     ReactiveRateLimitFilter windowpaneRateLimitFilter(WindowpaneProperties properties,
-        WindowpaneCatalog catalog, RateLimitGuard guard) {
+        WindowpaneCatalog catalog, RateLimitGuard guard, RateLimitDenialBody bodies) {
       return new ReactiveRateLimitFilter(rules(properties, catalog), guard,
-          properties.getFilter().getOrder());
+          properties.getFilter().getOrder(), bodies);
     }
   }
 }

@@ -11,6 +11,15 @@ public interface DecisionListener {
   /** One decision; {@code outcome} is allowed, denied or would_deny (shadow mode). */
   default void decision(String limiter, String outcome, boolean degraded) {}
 
+  /**
+   * One decision with the application's extra tags ({@code windowpane.metrics.tags}), every
+   * tag present; by default the tags are dropped.
+   */
+  default void decision(String limiter, String outcome, boolean degraded,
+      java.util.Map<String, String> tags) {
+    decision(limiter, outcome, degraded);
+  }
+
   /** One call to the backend and how long it took. */
   default void backend(String operation, boolean ok, long nanos) {}
 }

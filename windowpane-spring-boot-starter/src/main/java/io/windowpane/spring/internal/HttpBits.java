@@ -16,6 +16,11 @@ interface HttpBits {
     return null;
   }
 
-  /** Adds the decision's headers to the response when it is not sent yet. */
-  default void headers(Outcome outcome) {}
+  /** The request as path rules and metric tags see it, or null outside a request. */
+  default RequestView view() {
+    return null;
+  }
+
+  /** Adds {@code headers} (a decision's) to the response when it is not sent yet. */
+  default void headers(java.util.Map<String, String> headers) {}
 }

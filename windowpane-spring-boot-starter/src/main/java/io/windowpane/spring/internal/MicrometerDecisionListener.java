@@ -3,6 +3,7 @@ package io.windowpane.spring.internal;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 
@@ -29,6 +30,20 @@ public final class MicrometerDecisionListener implements DecisionListener {
       Counter.builder("windowpane.decisions").description("Rate-limit decisions")
           .tag("limiter", limiter).tag("outcome", outcome)
           .tag("degraded", Boolean.toString(degraded)).register(r).increment();
+    }
+  }
+
+  @Override
+  public void decision(String limiter, String outcome, boolean degraded,
+      Map<String, String> tags) {
+    MeterRegistry r = registry.get();
+    if (r != null) {
+      Counter.Builder b = Counter.builder("windowpane.decisions")
+          .description("Rate-limit decisions")
+          .tag("limiter", limiter).tag("outcome", outcome)
+          .tag("degraded", Boolean.toString(degraded));
+      tags.forEach(b::tag);
+      b.register(r).increment();
     }
   }
 

@@ -22,10 +22,8 @@ public final class PathRules {
       "DELETE", "OPTIONS", "TRACE");
 
   /** One validated rule. */
-  record Compiled(PathPattern pattern, Set<String> methods, Target target, Expression key) {}
-
-  /** The key of requests whose key expression gives null or nothing (a missing header). */
-  static final String NO_KEY = "-";
+  record Compiled(PathPattern pattern, Set<String> methods, Target target, Expression key,
+      Expression execute, Expression skip) {}
 
   private final List<Compiled> rules = new ArrayList<>();
 
@@ -74,8 +72,40 @@ public final class PathRules {
         throw new IllegalArgumentException(at + "key must be a SpEL expression over ip, method,"
             + " path, principal, header('name'), was '" + r.getKey() + "': " + e.getMessage());
       }
-      this.rules.add(new Compiled(pattern, Set.copyOf(methods), target, key));
+      Expression execute = condition(parser, at + "executeCondition", r.getExecuteCondition());
+      Expression skip = condition(parser, at + "skipCondition", r.getSkipCondition());
+      this.rules.add(new Compiled(pattern, Set.copyOf(methods), target, key, execute, skip));
     }
+  }
+
+  private static Expression condition(SpelExpressionParser parser, String property,
+      String text) {
+    if (text == null || text.isBlank()) {
+      return null;
+    }
+    try {
+      return parser.parseExpression(text);
+    } catch (org.springframework.expression.ParseException e) {
+      throw new IllegalArgumentException(property + " must be a SpEL expression over ip,"
+          + " method, path, principal, header('name'), was '" + text + "': " + e.getMessage());
+    }
+  }
+
+  /** Whether {@code rule} applies to {@code request} by its execute and skip conditions. */
+  static boolean applies(Compiled rule, RequestView request) {
+    if (rule.execute() == null && rule.skip() == null) {
+      return true;
+    }
+    SimpleEvaluationContext context = context(request);
+    return (rule.execute() == null
+        || Boolean.TRUE.equals(rule.execute().getValue(context, Boolean.class)))
+        && (rule.skip() == null
+        || !Boolean.TRUE.equals(rule.skip().getValue(context, Boolean.class)));
+  }
+
+  private static SimpleEvaluationContext context(RequestView request) {
+    return SimpleEvaluationContext.forReadOnlyDataBinding().withInstanceMethods()
+        .withRootObject(request).build();
   }
 
   public boolean isEmpty() {
@@ -95,12 +125,15 @@ public final class PathRules {
     return out;
   }
 
-  /** The key of {@code request} for {@code rule}. */
-  static String key(Compiled rule, RequestView request) {
-    SimpleEvaluationContext context = SimpleEvaluationContext.forReadOnlyDataBinding()
-        .withInstanceMethods().withRootObject(request).build();
-    Object value = rule.key().getValue(context);
-    String key = value == null ? "" : value.toString();
-    return key.isEmpty() ? NO_KEY : key;
+  /**
+   * The key of {@code request} for {@code rule}, by {@code windowpane.keys.on-null} when the
+   * expression gives nothing: the shared key, or null to skip the rule.
+   *
+   * @throws io.windowpane.spring.RateLimitKeyException the key is missing, policy reject
+   */
+  static String key(Compiled rule, RequestView request, RateLimitGuard guard) {
+    SimpleEvaluationContext context = context(request);
+    return guard.keyOrPolicy(rule.target(),
+        RateLimitedInterceptor.evaluate(rule.key(), context), rule.key().getExpressionString());
   }
 }

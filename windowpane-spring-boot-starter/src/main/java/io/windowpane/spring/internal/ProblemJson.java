@@ -45,6 +45,18 @@ public final class ProblemJson {
         .append(",\"degraded\":").append(denial.degraded()).append('}').toString();
   }
 
+  /** The default {@link io.windowpane.spring.RateLimitDenialBody}: this problem. */
+  public static final io.windowpane.spring.RateLimitDenialBody DEFAULT = (denial, path) ->
+      new io.windowpane.spring.RateLimitDenialBody.Body(CONTENT_TYPE, body(denial, path));
+
+  /** The 400 body for a missing key ({@code windowpane.keys.on-null: reject}). */
+  public static String missingKey(io.windowpane.spring.RateLimitKeyException missing,
+      String instance) {
+    return "{\"type\":\"about:blank\",\"title\":\"Bad Request\",\"status\":400,"
+        + "\"detail\":" + quote(missing.getMessage()) + ",\"instance\":" + quote(instance)
+        + ",\"limiter\":" + quote(missing.limiter()) + "}";
+  }
+
   /** {@code s} as a JSON string. */
   static String quote(String s) {
     StringBuilder b = new StringBuilder(s.length() + 2).append('"');

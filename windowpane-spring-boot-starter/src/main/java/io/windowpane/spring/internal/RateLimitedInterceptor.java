@@ -1,12 +1,18 @@
 package io.windowpane.spring.internal;
 
+import io.windowpane.spring.RateLimitExceededException;
+import io.windowpane.spring.RateLimitExempt;
 import io.windowpane.spring.RateLimited;
 import io.windowpane.spring.WindowpaneCatalog;
 import io.windowpane.spring.internal.RateLimitGuard.Outcome;
 import io.windowpane.spring.internal.RateLimitGuard.Target;
+import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
+import java.lang.reflect.Modifier;
+import java.lang.reflect.UndeclaredThrowableException;
 import java.security.Principal;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -20,9 +26,13 @@ import org.springframework.context.expression.MethodBasedEvaluationContext;
 import org.springframework.core.DefaultParameterNameDiscoverer;
 import org.springframework.core.ParameterNameDiscoverer;
 import org.springframework.core.annotation.AnnotatedElementUtils;
+import org.springframework.expression.EvaluationContext;
 import org.springframework.expression.Expression;
+import org.springframework.expression.spel.SpelEvaluationException;
+import org.springframework.expression.spel.SpelMessage;
 import org.springframework.expression.spel.standard.SpelExpressionParser;
 import org.springframework.util.ClassUtils;
+import org.springframework.util.ReflectionUtils;
 
 /*
  * Design note: a plain AOP Alliance interceptor applied by RateLimitedPostProcessor (like Spring's
@@ -47,12 +57,24 @@ public final class RateLimitedInterceptor implements MethodInterceptor {
   private static final SpelExpressionParser PARSER = new SpelExpressionParser();
   private static final ParameterNameDiscoverer NAMES = new DefaultParameterNameDiscoverer();
 
-  /** A method's quota and key. */
-  record Plan(Target target, Expression key, String fixedKey) {}
+  /**
+   * A method's quota, key and conditions; {@code fallback}: the method called with the denial
+   * instead of throwing, or null.
+   */
+  record Plan(Target target, Expression key, String fixedKey, Expression execute,
+      Expression skip, Method fallback) {}
+
+  /** What one call takes: its key. */
+  record Call(String key) {}
+
+  private record PlanKey(Method method, Class<?> type) {}
+
+  /** A method without annotations. */
+  private static final Plan NONE = new Plan(null, null, null, null, null, null);
 
   private final Supplier<WindowpaneCatalog> catalog;
   private final Supplier<RateLimitGuard> guard;
-  private final Map<Method, Plan> plans = new ConcurrentHashMap<>();
+  private final Map<PlanKey, Plan> plans = new ConcurrentHashMap<>();
 
   public RateLimitedInterceptor(Supplier<WindowpaneCatalog> catalog,
       Supplier<RateLimitGuard> guard) {
@@ -60,27 +82,45 @@ public final class RateLimitedInterceptor implements MethodInterceptor {
     this.guard = guard;
   }
 
-  /** The annotations on {@code method}, empty when none. */
-  static Set<RateLimited> annotations(Method method) {
-    return AnnotatedElementUtils.findMergedRepeatableAnnotations(method, RateLimited.class);
+  /**
+   * The annotations that apply to {@code method} of a bean of class {@code type}: its own, or
+   * else those of the type when the method is public, not static, not one of {@code Object}'s
+   * and not {@link RateLimitExempt}; empty when none.
+   */
+  static Set<RateLimited> annotations(Method method, Class<?> type) {
+    Set<RateLimited> own =
+        AnnotatedElementUtils.findMergedRepeatableAnnotations(method, RateLimited.class);
+    if (!own.isEmpty()) {
+      return own;
+    }
+    int modifiers = method.getModifiers();
+    if (!Modifier.isPublic(modifiers) || Modifier.isStatic(modifiers) || method.isBridge()
+        || method.isSynthetic() || method.getDeclaringClass() == Object.class
+        || AnnotatedElementUtils.hasAnnotation(method, RateLimitExempt.class)) {
+      return Set.of();
+    }
+    return AnnotatedElementUtils.findMergedRepeatableAnnotations(
+        type == null ? method.getDeclaringClass() : type, RateLimited.class);
   }
 
   /**
    * Checks the annotations of {@code method} against the configuration now (start-up), so
-   * that a wrong limiter name or permits fails there rather than on the first call.
+   * that a wrong limiter name, permits, expression or fallback fails there rather than on the
+   * first call.
    *
    * @throws IllegalStateException naming the method and the problem
    */
-  void validate(Method method) {
-    plan(method);
+  void validate(Method method, Class<?> type) {
+    plan(method, type);
   }
 
   @Override
   public Object invoke(MethodInvocation invocation) throws Throwable {
     Object target = invocation.getThis();
+    Class<?> type = target == null ? null : AopUtils.getTargetClass(target);
     Method method = target == null ? invocation.getMethod()
-        : AopUtils.getMostSpecificMethod(invocation.getMethod(), AopUtils.getTargetClass(target));
-    Plan plan = plan(method);
+        : AopUtils.getMostSpecificMethod(invocation.getMethod(), type);
+    Plan plan = plan(method, type);
     if (plan == null) {
       return invocation.proceed();
     }
@@ -89,77 +129,178 @@ public final class RateLimitedInterceptor implements MethodInterceptor {
       return ReactiveCheck.check(method, plan, guard.get(), proxy, this);
     }
     HttpBits bits = SERVLET ? ServletBits.current() : HttpBits.NONE;
-    String key = key(plan, method, invocation.getArguments(), bits.request(), bits.principal());
-    Outcome outcome = guard.get().acquire(plan.target(), key);
-    bits.headers(outcome);
+    Call call = call(plan, method, invocation.getArguments(), bits.request(), bits.principal());
+    if (call == null) {
+      return invocation.proceed(); // a condition, or windowpane.keys.on-null: skip
+    }
+    Outcome outcome = guard.get().acquire(plan.target(), call.key(), bits.view());
+    if (!outcome.letThrough() && plan.fallback() != null) {
+      bits.headers(outcome.fallbackHeaders());
+      return fallback(plan, target, invocation.getArguments(), outcome.exception());
+    }
+    bits.headers(outcome.headers());
     if (!outcome.letThrough()) {
       throw outcome.exception();
     }
     return invocation.proceed();
   }
 
-  /** The key of one call. */
-  String key(Plan plan, Method method, Object[] args, Object request, Principal principal) {
-    if (plan.key() == null) {
-      return plan.fixedKey();
+  /** Calls the fallback method of {@code plan} on {@code target} with the denial. */
+  static Object fallback(Plan plan, Object target, Object[] args,
+      RateLimitExceededException denial) {
+    Object[] withDenial = Arrays.copyOf(args, args.length + 1);
+    withDenial[args.length] = denial;
+    try {
+      return plan.fallback().invoke(target, withDenial);
+    } catch (InvocationTargetException e) {
+      Throwable cause = e.getCause();
+      if (cause instanceof RuntimeException r) {
+        throw r;
+      }
+      if (cause instanceof Error err) {
+        throw err;
+      }
+      throw new UndeclaredThrowableException(cause);
+    } catch (IllegalAccessException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  /**
+   * What one call takes, or null when it is not limited: the execute condition gave false, the
+   * skip condition gave true, or the key is missing and {@code windowpane.keys.on-null} is skip.
+   *
+   * @throws io.windowpane.spring.RateLimitKeyException the key is missing, policy reject
+   */
+  Call call(Plan plan, Method method, Object[] args, Object request, Principal principal) {
+    if (plan.key() == null && plan.execute() == null && plan.skip() == null) {
+      return new Call(plan.fixedKey());
     }
     MethodBasedEvaluationContext context =
         new MethodBasedEvaluationContext(args, method, args, NAMES);
     context.setVariable("request", request);
     context.setVariable("principal", principal);
-    Object value = plan.key().getValue(context);
-    if (value == null) {
-      throw new IllegalArgumentException("key of @RateLimited on " + describe(method)
-          + " evaluated to null: '" + plan.key().getExpressionString() + "'");
+    if (plan.execute() != null
+        && !Boolean.TRUE.equals(plan.execute().getValue(context, Boolean.class))) {
+      return null;
     }
-    return value.toString();
+    if (plan.skip() != null
+        && Boolean.TRUE.equals(plan.skip().getValue(context, Boolean.class))) {
+      return null;
+    }
+    if (plan.key() == null) {
+      return new Call(plan.fixedKey());
+    }
+    String key = guard.get().keyOrPolicy(plan.target(), evaluate(plan.key(), context),
+        plan.key().getExpressionString());
+    return key == null ? null : new Call(key);
   }
 
-  private Plan plan(Method method) {
-    Plan plan = plans.get(method);
-    if (plan == null) {
-      Set<RateLimited> all = annotations(method);
-      if (all.isEmpty()) {
+  /**
+   * The value of a key expression as a string, or null when it gives null, or navigates into a
+   * null ({@code #principal.name} without a principal, {@code #request.getHeader('X').trim()}
+   * without the header): a missing key, not a failure of the application.
+   */
+  static String evaluate(Expression expression, EvaluationContext context) {
+    Object value;
+    try {
+      value = expression.getValue(context);
+    } catch (SpelEvaluationException e) {
+      if (e.getMessageCode() == SpelMessage.PROPERTY_OR_FIELD_NOT_READABLE_ON_NULL
+          || e.getMessageCode() == SpelMessage.METHOD_CALL_ON_NULL_OBJECT_NOT_ALLOWED) {
         return null;
       }
-      plan = newPlan(method, all);
-      plans.put(method, plan);
+      throw e;
     }
-    return plan;
+    return value == null ? null : value.toString();
   }
 
-  private Plan newPlan(Method method, Set<RateLimited> all) {
+  private Plan plan(Method method, Class<?> type) {
+    PlanKey at = new PlanKey(method, type);
+    Plan plan = plans.get(at);
+    if (plan == null) {
+      Set<RateLimited> all = annotations(method, type);
+      plan = all.isEmpty() ? NONE : newPlan(method, type, all);
+      plans.put(at, plan);
+    }
+    return plan == NONE ? null : plan;
+  }
+
+  private Plan newPlan(Method method, Class<?> type, Set<RateLimited> all) {
     List<String> limiters = new ArrayList<>();
-    String key = null;
-    long permits = 0;
+    RateLimited first = null;
     for (RateLimited r : all) {
-      if (key != null && (!key.equals(r.key()) || permits != r.permits())) {
+      if (first != null && (!first.key().equals(r.key()) || first.permits() != r.permits()
+          || !first.executeCondition().equals(r.executeCondition())
+          || !first.skipCondition().equals(r.skipCondition())
+          || !first.fallbackMethod().equals(r.fallbackMethod()))) {
         throw new IllegalStateException("@RateLimited on " + describe(method) + ": several"
-            + " annotations form one all-or-nothing quota and must have the same key and"
-            + " permits; found key '" + key + "' permits " + permits + " and key '" + r.key()
-            + "' permits " + r.permits());
+            + " annotations form one all-or-nothing quota and must have the same key, permits,"
+            + " conditions and fallback method; found key '" + first.key() + "' permits "
+            + first.permits() + " and key '" + r.key() + "' permits " + r.permits());
       }
-      key = r.key();
-      permits = r.permits();
+      first = first == null ? r : first;
       limiters.add(r.limiter());
     }
     Target target;
     try {
-      target = catalog.get().target(limiters, permits);
+      target = catalog.get().target(limiters, first.permits());
     } catch (IllegalArgumentException e) {
       throw new IllegalStateException("@RateLimited on " + describe(method) + ": "
           + e.getMessage(), e);
     }
-    if (key.isEmpty()) {
+    Expression execute = parse(method, "executeCondition", first.executeCondition());
+    Expression skip = parse(method, "skipCondition", first.skipCondition());
+    Method fallback = fallback(method, type, first.fallbackMethod());
+    if (first.key().isEmpty()) {
       return new Plan(target, null, method.getDeclaringClass().getName() + "#"
-          + method.getName());
+          + method.getName(), execute, skip, fallback);
+    }
+    return new Plan(target, parse(method, "key", first.key()), null, execute, skip, fallback);
+  }
+
+  private static Expression parse(Method method, String attribute, String text) {
+    if (text.isEmpty()) {
+      return null;
     }
     try {
-      return new Plan(target, PARSER.parseExpression(key), null);
+      return PARSER.parseExpression(text);
     } catch (org.springframework.expression.ParseException e) {
-      throw new IllegalStateException("@RateLimited on " + describe(method) + ": key '" + key
-          + "' is not a valid SpEL expression: " + e.getMessage(), e);
+      throw new IllegalStateException("@RateLimited on " + describe(method) + ": " + attribute
+          + " '" + text + "' is not a valid SpEL expression: " + e.getMessage(), e);
     }
+  }
+
+  /**
+   * The fallback {@code name} of {@code method}: a method of the bean with the same parameters
+   * and a last one that takes a {@link RateLimitExceededException}, whose return type the
+   * method's callers accept.
+   */
+  private static Method fallback(Method method, Class<?> type, String name) {
+    if (name.isEmpty()) {
+      return null;
+    }
+    Class<?> in = type == null ? method.getDeclaringClass() : type;
+    Class<?>[] params = method.getParameterTypes();
+    for (Method candidate : ReflectionUtils.getUniqueDeclaredMethods(in)) {
+      Class<?>[] p = candidate.getParameterTypes();
+      if (candidate.getName().equals(name) && p.length == params.length + 1
+          && Arrays.equals(Arrays.copyOf(p, params.length), params)
+          && p[params.length].isAssignableFrom(RateLimitExceededException.class)) {
+        if (!ClassUtils.resolvePrimitiveIfNecessary(method.getReturnType()).isAssignableFrom(
+            ClassUtils.resolvePrimitiveIfNecessary(candidate.getReturnType()))) {
+          throw new IllegalStateException("@RateLimited on " + describe(method)
+              + ": fallbackMethod " + name + " returns " + candidate.getReturnType()
+              .getSimpleName() + ", which " + method.getName() + "'s callers do not accept ("
+              + method.getReturnType().getSimpleName() + ")");
+        }
+        ReflectionUtils.makeAccessible(candidate);
+        return candidate;
+      }
+    }
+    throw new IllegalStateException("@RateLimited on " + describe(method) + ": fallbackMethod "
+        + name + " must be a method of " + in.getSimpleName() + " with the parameters of "
+        + method.getName() + " followed by a RateLimitExceededException");
   }
 
   static String describe(Method method) {

@@ -8,7 +8,7 @@ import org.springframework.aop.support.AopUtils;
 import org.springframework.util.ReflectionUtils;
 
 /**
- * Proxies every bean with a {@link io.windowpane.spring.RateLimited} method, and checks those
+ * Proxies every bean with a {@link io.windowpane.spring.RateLimited} method (or type), and checks those
  * methods against the configuration as the bean is created, so that a bad annotation fails the
  * start-up.
  */
@@ -24,8 +24,8 @@ public final class RateLimitedPostProcessor extends AbstractBeanFactoryAwareAdvi
       @Override
       public boolean matches(Method method, Class<?> targetClass) {
         Method specific = AopUtils.getMostSpecificMethod(method, targetClass);
-        return !RateLimitedInterceptor.annotations(specific).isEmpty()
-            || !RateLimitedInterceptor.annotations(method).isEmpty();
+        return !RateLimitedInterceptor.annotations(specific, targetClass).isEmpty()
+            || !RateLimitedInterceptor.annotations(method, targetClass).isEmpty();
       }
     }, interceptor);
     setBeforeExistingAdvisors(true);
@@ -35,8 +35,8 @@ public final class RateLimitedPostProcessor extends AbstractBeanFactoryAwareAdvi
   public Object postProcessAfterInitialization(Object bean, String beanName) {
     Class<?> type = AopUtils.getTargetClass(bean);
     ReflectionUtils.doWithMethods(type, method -> {
-      if (!RateLimitedInterceptor.annotations(method).isEmpty()) {
-        interceptor.validate(method);
+      if (!RateLimitedInterceptor.annotations(method, type).isEmpty()) {
+        interceptor.validate(method, type);
       }
     });
     return super.postProcessAfterInitialization(bean, beanName);

@@ -26,30 +26,51 @@ final class ReactiveCheck {
   static Object check(Method method, Plan plan, RateLimitGuard guard,
       ProxyMethodInvocation invocation, RateLimitedInterceptor interceptor) {
     ProxyMethodInvocation later = (ProxyMethodInvocation) invocation.invocableClone();
-    Mono<Outcome> decide = Mono.deferContextual(ctx -> {
+    Mono<Optional<Outcome>> decide = Mono.deferContextual(ctx -> {
       Object exchange = WEBFLUX ? ctx.getOrDefault(ServerWebExchange.class, null) : null;
       Mono<Optional<Principal>> principal = exchange == null ? Mono.just(Optional.empty())
           : ((ServerWebExchange) exchange).getPrincipal().map(Optional::of)
               .defaultIfEmpty(Optional.empty());
       return principal.flatMap(p -> {
         Object request = exchange == null ? null : ((ServerWebExchange) exchange).getRequest();
-        String key = interceptor.key(plan, method, invocation.getArguments(), request,
-            p.orElse(null));
-        return Mono.fromCompletionStage(() -> guard.acquireAsync(plan.target(), key));
+        RateLimitedInterceptor.Call call = interceptor.call(plan, method,
+            invocation.getArguments(), request, p.orElse(null));
+        if (call == null) {
+          return Mono.just(Optional.<Outcome>empty()); // a condition, or on-null: skip
+        }
+        RequestView view = exchange == null ? null : ReactiveRateLimitFilter.view(
+            ((ServerWebExchange) exchange).getRequest(), p.map(Principal::getName).orElse(null));
+        return Mono.fromCompletionStage(() -> guard.acquireAsync(plan.target(), call.key(),
+            view))
+            .map(Optional::of);
       }).doOnNext(outcome -> {
-        if (exchange != null && outcome.letThrough()) {
+        // on a denial too, so that an application's own exception handler keeps them
+        if (exchange != null && outcome.isPresent()) {
           ServerWebExchange e = (ServerWebExchange) exchange;
-          outcome.headers().forEach((name, value) -> e.getResponse().getHeaders().set(name,
-              value));
+          Outcome o = outcome.get();
+          (o.letThrough() || plan.fallback() == null ? o.headers() : o.fallbackHeaders())
+              .forEach((name, value) -> e.getResponse().getHeaders().set(name, value));
         }
       });
     });
-    Mono<Outcome> allowed = decide.flatMap(outcome -> outcome.letThrough() ? Mono.just(outcome)
-        : Mono.error(outcome.exception()));
+    Object target = invocation.getThis();
+    Object[] args = invocation.getArguments();
     if (Mono.class.isAssignableFrom(method.getReturnType())) {
-      return allowed.flatMap(o -> (Mono<?>) proceed(later));
+      return decide.flatMap(o -> o.isEmpty() || o.get().letThrough() ? (Mono<?>) proceed(later)
+          : Mono.from(denied(plan, target, args, o.get())));
     }
-    return allowed.flatMapMany(o -> Flux.from((org.reactivestreams.Publisher<?>) proceed(later)));
+    return decide.flatMapMany(o -> Flux.from(o.isEmpty() || o.get().letThrough()
+        ? (org.reactivestreams.Publisher<?>) proceed(later) : denied(plan, target, args, o.get())));
+  }
+
+  /** The fallback method's publisher when the plan has one, else the denial as an error. */
+  private static org.reactivestreams.Publisher<?> denied(Plan plan, Object target,
+      Object[] args, Outcome outcome) {
+    if (plan.fallback() == null) {
+      return Mono.error(outcome.exception());
+    }
+    return (org.reactivestreams.Publisher<?>) RateLimitedInterceptor.fallback(plan, target,
+        args, outcome.exception());
   }
 
   private static Object proceed(ProxyMethodInvocation invocation) {

@@ -1,6 +1,5 @@
 package io.windowpane.spring.internal;
 
-import io.windowpane.spring.internal.RateLimitGuard.Outcome;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.security.Principal;
@@ -33,14 +32,31 @@ final class ServletBits implements HttpBits {
   }
 
   @Override
+  public RequestView view() {
+    return view(request);
+  }
+
+  /** The view of a servlet request, for path rules' keys and the metric tags. */
+  static RequestView view(HttpServletRequest request) {
+    Principal principal = request.getUserPrincipal();
+    return new RequestView(request.getRemoteAddr(), request.getMethod(),
+        request.getRequestURI().substring(request.getContextPath().length()),
+        principal == null ? null : principal.getName(), request::getHeader);
+  }
+
+  @Override
   public Principal principal() {
     return request.getUserPrincipal();
   }
 
+  /**
+   * On a denial too: the starter's 429 sets them again, and an application's own
+   * {@code @ExceptionHandler} keeps them without copying them.
+   */
   @Override
-  public void headers(Outcome outcome) {
-    if (outcome.letThrough() && response != null && !response.isCommitted()) {
-      outcome.headers().forEach(response::setHeader);
+  public void headers(java.util.Map<String, String> headers) {
+    if (response != null && !response.isCommitted()) {
+      headers.forEach(response::setHeader);
     }
   }
 }

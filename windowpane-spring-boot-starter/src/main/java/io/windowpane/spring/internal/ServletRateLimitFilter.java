@@ -1,6 +1,8 @@
 package io.windowpane.spring.internal;
 
+import io.windowpane.spring.RateLimitDenialBody;
 import io.windowpane.spring.RateLimitExceededException;
+import io.windowpane.spring.RateLimitKeyException;
 import io.windowpane.spring.internal.PathRules.Compiled;
 import io.windowpane.spring.internal.RateLimitGuard.Outcome;
 import jakarta.servlet.FilterChain;
@@ -9,7 +11,6 @@ import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.security.Principal;
 import java.util.List;
 import org.springframework.core.Ordered;
 import org.springframework.web.filter.OncePerRequestFilter;
@@ -20,11 +21,14 @@ public final class ServletRateLimitFilter extends OncePerRequestFilter implement
   private final PathRules rules;
   private final RateLimitGuard guard;
   private final int order;
+  private final RateLimitDenialBody bodies;
 
-  public ServletRateLimitFilter(PathRules rules, RateLimitGuard guard, int order) {
+  public ServletRateLimitFilter(PathRules rules, RateLimitGuard guard, int order,
+      RateLimitDenialBody bodies) {
     this.rules = rules;
     this.guard = guard;
     this.order = order;
+    this.bodies = bodies;
   }
 
   @Override
@@ -33,13 +37,28 @@ public final class ServletRateLimitFilter extends OncePerRequestFilter implement
     String path = request.getRequestURI().substring(request.getContextPath().length());
     List<Compiled> matching = rules.matching(request.getMethod(), path);
     if (!matching.isEmpty()) {
-      Principal principal = request.getUserPrincipal();
-      RequestView view = new RequestView(request.getRemoteAddr(), request.getMethod(), path,
-          principal == null ? null : principal.getName(), request::getHeader);
+      RequestView view = ServletBits.view(request);
       for (Compiled rule : matching) {
-        Outcome outcome = guard.acquire(rule.target(), PathRules.key(rule, view));
+        if (!PathRules.applies(rule, view)) {
+          continue;
+        }
+        String key;
+        try {
+          key = PathRules.key(rule, view, guard);
+        } catch (RateLimitKeyException missing) {
+          write(response, 400, ProblemJson.CONTENT_TYPE,
+              ProblemJson.missingKey(missing, request.getRequestURI()));
+          return;
+        }
+        if (key == null) {
+          continue; // windowpane.keys.on-null: skip
+        }
+        Outcome outcome = guard.acquire(rule.target(), key, view);
         if (!outcome.letThrough()) {
-          deny(response, outcome.exception(), request.getRequestURI());
+          RateLimitExceededException denial = outcome.exception();
+          denial.headers().forEach(response::setHeader);
+          RateLimitDenialBody.Body body = bodies.body(denial, request.getRequestURI());
+          write(response, 429, body.contentType(), body.content());
           return;
         }
         outcome.headers().forEach(response::setHeader);
@@ -48,13 +67,11 @@ public final class ServletRateLimitFilter extends OncePerRequestFilter implement
     chain.doFilter(request, response);
   }
 
-  /** Writes the 429 problem of {@code denial}. */
-  static void deny(HttpServletResponse response, RateLimitExceededException denial,
-      String instance) throws IOException {
-    response.setStatus(429);
-    denial.headers().forEach(response::setHeader);
-    response.setContentType(ProblemJson.CONTENT_TYPE);
-    byte[] body = ProblemJson.body(denial, instance).getBytes(StandardCharsets.UTF_8);
+  private static void write(HttpServletResponse response, int status, String contentType,
+      String content) throws IOException {
+    response.setStatus(status);
+    response.setContentType(contentType);
+    byte[] body = content.getBytes(StandardCharsets.UTF_8);
     response.setContentLength(body.length);
     response.getOutputStream().write(body);
   }

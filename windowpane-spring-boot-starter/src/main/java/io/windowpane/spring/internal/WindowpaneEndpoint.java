@@ -1,5 +1,6 @@
 package io.windowpane.spring.internal;
 
+import io.windowpane.Decision;
 import io.windowpane.Limit;
 import io.windowpane.RateLimiter;
 import io.windowpane.Summary;
@@ -18,9 +19,11 @@ import org.springframework.boot.actuate.endpoint.annotation.Selector;
 /**
  * {@code /actuator/windowpane}: the engine, the limiters (with their limits, shadow mode and
  * leasing options), counters and statistics windows; {@code /actuator/windowpane/{name}?key=k}:
- * the live count of key {@code k} in the counter or statistics window {@code name}. A limiter's
- * live usage cannot be read without taking permits (the library has no read-only limiter call),
- * so for a limiter the second form reports only whether it holds state for the key.
+ * the live count of key {@code k} in the counter or statistics window {@code name}, or for a
+ * limiter what a one-permit acquire would answer now ({@link RateLimiter#peek(String)}: allowed,
+ * remaining, deniedBy, retryAfterMillis), read without recording anything; {@code peek} is null
+ * where the engine cannot answer without recording (Redis and etcd for now). An unknown name
+ * answers 404.
  */
 @Endpoint(id = "windowpane")
 public final class WindowpaneEndpoint {
@@ -71,12 +74,23 @@ public final class WindowpaneEndpoint {
       out.put("sum", s.sum());
     } else if (limiter != null) {
       out.put("kind", "limiter");
+      out.put("shadow", catalog.shadow(name));
       out.put("holdsState", limiter.holdsState(key));
+      out.put("peek", limiter.peek(key).map(WindowpaneEndpoint::decision).orElse(null));
     } else {
-      throw new IllegalArgumentException("name must be a configured limiter, counter or stats"
-          + " window, was '" + name + "'");
+      return null; // Actuator answers 404
     }
     return out;
+  }
+
+  /** What {@code tryAcquire(key, 1)} would answer now, without taking anything. */
+  private static Map<String, Object> decision(Decision d) {
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put("allowed", d.allowed());
+    m.put("remaining", d.remaining());
+    m.put("deniedBy", d.deniedBy().map(Limit::name).orElse(null));
+    m.put("retryAfterMillis", d.retryAfterMillis());
+    return m;
   }
 
   private Map<String, Object> limiter(String name, RateLimiter limiter) {

@@ -101,4 +101,14 @@ class BadPropertiesTest {
         .isEqualTo("windowpane.filter.rules[0].permits must be 1 to 2"
             + " (the smallest limit of api), was 3");
   }
+
+  @Test
+  void metricTagWithAReservedName_orNotSpel_stopsTheStartUp() {
+    assertThat(failure(WebApplicationType.NONE, "windowpane.metrics.tags.limiter=ip"))
+        .isEqualTo("windowpane.metrics.tags.limiter: the tag names limiter, outcome and"
+            + " degraded are windowpane's own; choose another name");
+    assertThat(failure(WebApplicationType.NONE, "windowpane.metrics.tags.plan=header('X'"))
+        .isEqualTo("windowpane.metrics.tags.plan must be a SpEL expression over ip, method,"
+            + " path, principal, header('name'), was 'header('X''");
+  }
 }

@@ -1,9 +1,14 @@
 package io.windowpane.spring.reactive;
 
+import io.windowpane.spring.RateLimitExceededException;
+import io.windowpane.spring.RateLimitExempt;
 import io.windowpane.spring.RateLimited;
 import java.security.Principal;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
 import org.springframework.context.annotation.Bean;
+import org.springframework.http.MediaType;
+import org.springframework.http.ResponseEntity;
+import org.springframework.web.bind.annotation.ExceptionHandler;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.RestController;
@@ -56,9 +61,77 @@ public class ReactiveApp {
       return Mono.just("trial " + id);
     }
 
+    @GetMapping("/nokey")
+    @RateLimited(limiter = "demo", key = "#request.headers.getFirst('X-Key')")
+    public Mono<String> noKey() {
+      return Mono.just("nokey");
+    }
+
+    @GetMapping("/whoami")
+    @RateLimited(limiter = "per-minute", key = "'who:' + #principal.name")
+    public Mono<String> whoami() {
+      return Mono.just("whoami");
+    }
+
     @GetMapping("/filtered/{id}")
     public Mono<String> filtered(@PathVariable String id) {
       return Mono.just("filtered " + id);
+    }
+  }
+
+  /** A controller with its own handler for the denial: it copies no header. */
+  @RestController
+  static class OwnHandler {
+    @GetMapping("/own/{id}")
+    @RateLimited(limiter = "filtered", key = "'own:' + #id")
+    public Mono<String> own(@PathVariable String id) {
+      return Mono.just("own " + id);
+    }
+
+    @ExceptionHandler(RateLimitExceededException.class)
+    ResponseEntity<String> slowDown(RateLimitExceededException denial) {
+      return ResponseEntity.status(429).contentType(MediaType.TEXT_PLAIN).body("slow down");
+    }
+  }
+
+  @RestController
+  static class Conditions {
+    @GetMapping("/conditional/{id}")
+    @RateLimited(limiter = "filtered", key = "'cond:' + #id",
+        skipCondition = "#request.headers.getFirst('X-Internal') != null", executeCondition = "#id != 'free'")
+    public Mono<String> conditional(@PathVariable String id) {
+      return Mono.just("conditional " + id);
+    }
+
+    @GetMapping("/fallback/{id}")
+    @RateLimited(limiter = "filtered", key = "'fb:' + #id", fallbackMethod = "busy")
+    public Mono<String> fallback(@PathVariable String id) {
+      return Mono.just("fallback " + id);
+    }
+
+    public Mono<String> busy(String id, RateLimitExceededException denial) {
+      return Mono.just("busy " + id + ", retry after " + denial.decision().retryAfterMillis() + " ms");
+    }
+
+    @GetMapping("/gated/{id}")
+    public Mono<String> gated(@PathVariable String id) {
+      return Mono.just("gated " + id);
+    }
+  }
+
+  /** Every public method limited by the type's annotation, one opted out. */
+  @RestController
+  @RateLimited(limiter = "filtered", key = "'cls:' + #id")
+  static class Limited {
+    @GetMapping("/cls/{id}")
+    public Mono<String> limited(@PathVariable String id) {
+      return Mono.just("limited " + id);
+    }
+
+    @GetMapping("/cls-exempt/{id}")
+    @RateLimitExempt
+    public Mono<String> exempt(@PathVariable String id) {
+      return Mono.just("exempt " + id);
     }
   }
 }
