@@ -13,7 +13,10 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 CALLS="${1:-100000}"
-LIB="${LIB:-windowpane-redis/src/main/resources/io/windowpane/redis/windowpane.lua}"
+if [ -z "${LIB:-}" ]; then # the library is the concatenation of the lua/ files, in name order
+  LIB="$(mktemp -t windowpane-lib.XXXXXX.lua)"
+  cat windowpane-redis/src/main/resources/io/windowpane/redis/lua/*.lua > "$LIB"
+fi
 . windowpane-bench/lib/own-redis.sh
 cli FUNCTION LOAD REPLACE "$(cat "$LIB")" >/dev/null
 echo "redis $(cli INFO server | grep -o 'redis_version:[^[:space:]]*' | cut -d: -f2), $(nproc) cores," \

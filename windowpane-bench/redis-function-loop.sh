@@ -15,7 +15,10 @@ cd "$(dirname "$0")/.."
 
 ITER="${ITER:-500}"
 REPS="${REPS:-20}"
-LIB="${LIB:-windowpane-redis/src/main/resources/io/windowpane/redis/windowpane.lua}"
+if [ -z "${LIB:-}" ]; then # the library is the concatenation of the lua/ files, in name order
+  LIB="$(mktemp -t windowpane-lib.XXXXXX.lua)"
+  cat windowpane-redis/src/main/resources/io/windowpane/redis/lua/*.lua > "$LIB"
+fi
 . windowpane-bench/lib/own-redis.sh
 TEXT="$(cat "$LIB")
 local function clock()

@@ -17,7 +17,10 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 VALUES="${1:-10000}"
-LIB="${LIB:-windowpane-redis/src/main/resources/io/windowpane/redis/windowpane.lua}"
+if [ -z "${LIB:-}" ]; then # the library is the concatenation of the lua/ files, in name order
+  LIB="$(mktemp -t windowpane-lib.XXXXXX.lua)"
+  cat windowpane-redis/src/main/resources/io/windowpane/redis/lua/*.lua > "$LIB"
+fi
 . windowpane-bench/lib/own-redis.sh
 cli FUNCTION LOAD REPLACE "$(cat "$LIB")" >/dev/null
 VERSION="$(cli FCALL wp_version 0)"

@@ -142,25 +142,27 @@ public final class Windowpane implements AutoCloseable {
    *
    * <p>Guarantees (docs/guarantees.md):
    * <ul>
-   *   <li>Never admits a group in part: the requests are leased one by one in a fixed order
-   *       (limiter name, then key); at the first denial every permit already taken is given
-   *       back before the answer.
-   *   <li>Not a transaction: while a denied group holds its first grants (an engine round trip
-   *       each, then the give-back), a concurrent caller may be denied by them. This errs
-   *       towards denying, never towards admitting more than a limit allows.
-   *   <li>A give-back that fails (backend down, timeout) is logged at WARNING
+   *   <li>Never admits a group in part. The engine decides the group as a whole
+   *       ({@link Engine#tryAcquireAllOrNothingAsync}): Redis in one atomic call where the
+   *       keys can share one (always on one server; on a Cluster when they share a slot); a
+   *       failover chain on one member, never split across two; otherwise the requests are
+   *       leased one by one in a fixed order (limiter name, then key) and at the first denial
+   *       every permit already taken is given back before the answer.
+   *   <li>Leased one by one, it is not a transaction: while a denied group holds its first
+   *       grants (an engine round trip each, then the give-back), a concurrent caller may be
+   *       denied by them. This errs towards denying, never towards admitting more than a limit
+   *       allows. A give-back that fails (backend down, timeout) is logged at WARNING
    *       ({@code io.windowpane.allornothing}) and does not change the answer: those permits
    *       stay counted until they leave the window, conservative again.
    *   <li>Requests for the same limiter and key are taken together, their permits summed.
    *   <li>A backend failure gives back what was taken, then throws the
-   *       {@link WindowpaneException}.
+   *       {@link WindowpaneException} (a failover chain first asks its next member).
    * </ul>
    *
-   * <p>Empty when the engine cannot lease ({@link io.windowpane.spi.LimiterStore#lease}; the
-   * local engine can, a failover chain cannot yet; docs/guarantees.md says which engines can),
-   * with nothing recorded: the
-   * caller chooses what to do instead, e.g. deciding each request on its own. A group of one
-   * request is a plain {@link RateLimiter#tryAcquire(String, long)} and answers on every engine.
+   * <p>Empty when the engine cannot lease ({@link io.windowpane.spi.LimiterStore#lease};
+   * docs/guarantees.md says which engines can), with nothing recorded: the caller chooses what
+   * to do instead, e.g. deciding each request on its own. A group of one request is a plain
+   * {@link RateLimiter#tryAcquire(String, long)} and answers on every engine.
    *
    * @param requests 1 to {@value #MAX_GROUP} requests on limiters of this {@code Windowpane}
    * @throws IllegalArgumentException if {@code requests} is null or empty or holds more than

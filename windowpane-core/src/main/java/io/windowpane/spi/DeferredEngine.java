@@ -224,6 +224,29 @@ public final class DeferredEngine implements Engine {
     return replays;
   }
 
+  /**
+   * The connected engine's own group decision over its own stores (on Redis one atomic call where
+   * the keys share one); fails until connected.
+   */
+  @Override
+  public CompletionStage<Optional<io.windowpane.GroupDecision>> tryAcquireAllOrNothingAsync(
+      java.util.List<GroupRequest> requests) {
+    Engine e = engine;
+    if (e == null) {
+      return probe().thenApply(x -> Optional.empty()); // fails: not connected
+    }
+    java.util.List<GroupRequest> own = new java.util.ArrayList<>(requests.size());
+    try {
+      for (GroupRequest r : requests) {
+        own.add(new GroupRequest(DeferredStores.target(r.store()), r.limiter(), r.key(),
+            r.permits(), r.maxPermits()));
+      }
+    } catch (RuntimeException x) {
+      return CompletableFuture.failedFuture(x);
+    }
+    return e.tryAcquireAllOrNothingAsync(own);
+  }
+
   @Override
   public java.time.Duration failoverTimeout() {
     return failoverTimeout;

@@ -70,6 +70,16 @@ public final class DeferredStores {
     }
   }
 
+  /**
+   * The connected engine's own store behind {@code store} if it is one of these proxies (so an
+   * engine can recognise its stores, e.g. to decide a group in one call), else {@code store}.
+   *
+   * @throws io.windowpane.WindowpaneException if its engine is not connected yet
+   */
+  public static LimiterStore target(LimiterStore store) {
+    return store instanceof Limiter l ? l.t.get() : store;
+  }
+
   public static CounterStore counter(DeferredEngine owner, Function<Engine, CounterStore> make) {
     return new Counter(new Target<>(owner, make));
   }
