@@ -1,8 +1,6 @@
 package io.windowpane.server.internal;
 
 import io.micrometer.core.instrument.Counter;
-import io.micrometer.core.instrument.FunctionCounter;
-import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
 import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
@@ -18,7 +16,6 @@ import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.TimeUnit;
-import java.util.function.ToDoubleFunction;
 
 /**
  * The service's meters, in Prometheus form at {@code /metrics}:
@@ -34,7 +31,7 @@ import java.util.function.ToDoubleFunction;
  *       {@code _recoveries_total}, {@code _replayed_events_total},
  *       {@code _dropped_events_total}, {@code _lost_events_total};
  *   <li>for each limiter with leasing on ({@link #leasing}): {@code windowpane_leasing_*}
- *       ({@link LeasingMeters});
+ *       ({@link io.windowpane.micrometer.LeasingMetrics});
  *   <li>JVM memory, GC, threads, CPU and uptime.
  * </ul>
  *
@@ -131,61 +128,15 @@ public final class ServiceMetrics implements AutoCloseable {
    * hold the chain weakly, as Micrometer does; the server holds it while it runs.
    */
   public void failover(Failover chain) {
-    List<Failover.MemberStatus> members = chain.status();
-    for (int i = 0; i < members.size(); i++) {
-      int index = i;
-      String engine = members.get(i).engine();
-      Gauge.builder("windowpane.failover.health", chain,
-              c -> healthLevel(c.status().get(index).health()))
-          .description("Health of a chain member: 0 up, 1 read_only, 2 down")
-          .tag("engine", engine)
-          .strongReference(true)
-          .register(registry);
-      Gauge.builder("windowpane.failover.active", chain,
-              c -> c.activeEngine().equals(engine) ? 1 : 0)
-          .description("1 for the chain member that takes writes now, else 0")
-          .tag("engine", engine)
-          .strongReference(true)
-          .register(registry);
-    }
-    functionCounter("trips", "Members tripped (up to read_only or down)", chain,
-        c -> c.stats().trips());
-    functionCounter("recoveries", "Members back up after probes and replay", chain,
-        c -> c.stats().recoveries());
-    functionCounter("replayed.events", "Events taken by a fallback and replayed into a"
-        + " recovered member", chain, c -> c.stats().replayedEvents());
-    functionCounter("dropped.events", "Journaled events no window held any more at replay",
-        chain, c -> c.stats().droppedEvents());
-    functionCounter("lost.events", "Events taken by a fallback that will never be replayed"
-        + " (journal full, or a member that takes no replay)", chain,
-        c -> c.stats().lostEvents());
+    io.windowpane.micrometer.FailoverMetrics.bind(registry, chain);
   }
 
   /**
    * Reports the leasing counters of {@code limiter} when its quota has leasing on
-   * ({@link LeasingMeters}); each meter reads {@link RateLimiter#leaseStats()} when scraped.
+   * ({@link io.windowpane.micrometer.LeasingMetrics}); each meter reads {@link RateLimiter#leaseStats()} when scraped.
    */
   public void leasing(String name, RateLimiter limiter) {
-    LeasingMeters.bind(registry, name, limiter);
-  }
-
-  private void functionCounter(String name, String description, Failover chain,
-      ToDoubleFunction<Failover> count) {
-    FunctionCounter.builder("windowpane.failover." + name, chain, count)
-        .description(description)
-        .register(registry);
-  }
-
-  /** 0 up, 1 read_only, 2 down. */
-  static int healthLevel(Failover.Health health) {
-    switch (health) {
-      case UP:
-        return 0;
-      case READ_ONLY:
-        return 1;
-      default:
-        return 2;
-    }
+    io.windowpane.micrometer.LeasingMetrics.bind(registry, name, limiter);
   }
 
   /** A limiter's decisions so far by outcome; {@code degraded} counts those of every outcome. */

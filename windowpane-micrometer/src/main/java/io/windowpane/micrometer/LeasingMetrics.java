@@ -1,4 +1,4 @@
-package io.windowpane.server.internal;
+package io.windowpane.micrometer;
 
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
@@ -27,15 +27,14 @@ import java.util.function.ToDoubleFunction;
  *       cannot lease).
  * </ul>
  *
- * The Spring Boot starter binds the same names (its own copy: the two modules share no
- * Micrometer code).
+ * The same names in the service and the Spring Boot starter.
  */
-final class LeasingMeters {
+public final class LeasingMetrics {
 
-  private LeasingMeters() {}
+  private LeasingMetrics() {}
 
   /** Binds the meters of {@code limiter} to {@code registry}; nothing when leasing is off. */
-  static void bind(MeterRegistry registry, String name, RateLimiter limiter) {
+  public static void bind(MeterRegistry registry, String name, RateLimiter limiter) {
     if (limiter.leaseStats().isEmpty()) {
       return;
     }
