@@ -48,6 +48,20 @@ public final class EngineSettings {
   }
 
   /** Whether the option {@code name} is given. */
+  /**
+   * Checks that every option is one of {@code known}, the options a provider's engine takes.
+   *
+   * @throws IllegalArgumentException naming the first unknown option and every known one
+   */
+  public void requireOnly(Set<String> known) {
+    for (String name : names()) {
+      if (!known.contains(name)) {
+        throw new IllegalArgumentException(kind() + " option " + name + " is unknown; the "
+            + kind() + " engine takes " + String.join(", ", new java.util.TreeSet<>(known)));
+      }
+    }
+  }
+
   public boolean has(String name) {
     return values.containsKey(name);
   }

@@ -9,7 +9,6 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
-import java.util.TreeSet;
 
 /**
  * The etcd engine for windowpane-config (the service's {@code engine.etcd} block, the starter's
@@ -45,12 +44,7 @@ public final class EtcdEngineProvider implements EngineProvider {
 
   /** A builder with every option of {@code settings}; connects nothing. */
   static EtcdEngine.Builder builder(EngineSettings settings) {
-    for (String name : settings.names()) {
-      if (!OPTIONS.contains(name)) {
-        throw new IllegalArgumentException("etcd option " + name + " is unknown; the etcd"
-            + " engine takes " + String.join(", ", new TreeSet<>(OPTIONS)));
-      }
-    }
+    settings.requireOnly(OPTIONS);
     List<String> endpoints = settings.texts("endpoints");
     EtcdEngine.Builder b = EtcdEngine.builder().endpoints(endpoints.toArray(new String[0]));
     Optional<String> user = settings.text("user");

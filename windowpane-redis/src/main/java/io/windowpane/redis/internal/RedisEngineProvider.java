@@ -9,7 +9,6 @@ import io.windowpane.spi.EngineSettings;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
-import java.util.TreeSet;
 
 /**
  * The Redis engine for windowpane-config (the service's {@code engine.redis} block, the starter's
@@ -44,12 +43,7 @@ public final class RedisEngineProvider implements EngineProvider {
 
   /** A builder with every option of {@code settings}; connects nothing. */
   static RedisEngine.Builder builder(EngineSettings settings) {
-    for (String name : settings.names()) {
-      if (!OPTIONS.contains(name)) {
-        throw new IllegalArgumentException("redis option " + name + " is unknown; the Redis"
-            + " engine takes " + String.join(", ", new TreeSet<>(OPTIONS)));
-      }
-    }
+    settings.requireOnly(OPTIONS);
     RedisEngine.Builder b = RedisEngine.builder();
     List<String> seeds = settings.texts("cluster");
     if (!seeds.isEmpty()) {

@@ -39,7 +39,7 @@ class RedisEngineProviderTest {
     assertThatThrownBy(() -> RedisEngineProvider.builder(EngineSettings.of("redis")
         .text("uri", "redis://h:6379").text("uris", "redis://h:6379").build()))
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessage("redis option uris is unknown; the Redis engine takes cluster,"
+        .hasMessage("redis option uris is unknown; the redis engine takes cluster,"
             + " connectTimeout, database, password, scripts, time, timeout, uri, username");
     assertThatThrownBy(() -> RedisEngineProvider.builder(EngineSettings.of("redis")
         .text("uri", "redis://h:6379").text("scripts", "lua").build()))
