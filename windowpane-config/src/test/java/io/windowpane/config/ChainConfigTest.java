@@ -229,7 +229,7 @@ class ChainConfigTest {
     assertThat(e.getMessage()).isEqualTo("""
         windowpane.yaml:4: engine.failover.probeInterval must be 10ms to 1m, was 5ms
         windowpane.yaml:5: engine.failover.probeTimeout must be a duration: a whole number and\
-         a unit (ms, s, m, h or d), e.g. 500ms, 10s, 5m; was '-100ms'
+         a unit (ms, s, m, h or d), e.g. 500ms, 10s, 5m, or ISO-8601 such as PT10S; was '-100ms'
         windowpane.yaml:6: engine.failover.probeFailuresToTrip must be 1 to 100, was 0
         windowpane.yaml:7: engine.failover.callTimeout must be 1ms to 1m, was 2m
         windowpane.yaml:8: engine.failover.failuresToTrip must be 1 to 10000, was -3

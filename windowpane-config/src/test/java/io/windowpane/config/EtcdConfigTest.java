@@ -192,7 +192,7 @@ class EtcdConfigTest {
         windowpane.yaml:7: engine.etcd.timeout must be 1ms to 10m, was 11m
         windowpane.yaml:8: engine.etcd.connectTimeout must be 1ms to 1m, was 0ms
         windowpane.yaml:9: engine.etcd.expiryGrace must be a duration: a whole number and a unit\
-         (ms, s, m, h or d), e.g. 500ms, 10s, 5m; was '-1s'
+         (ms, s, m, h or d), e.g. 500ms, 10s, 5m, or ISO-8601 such as PT10S; was '-1s'
         windowpane.yaml:10: engine.etcd.conflictRetries must be 0 to 1000, was 1001
         windowpane.yaml:11: engine.etcd.backoffBase (500ms) must be at most backoffMax (200ms)
         windowpane.yaml:12: engine.etcd.maxValueBytes must be 1024 to 67108864, was 10

@@ -79,7 +79,8 @@ class ConfigErrorsTest {
   void load_malformedDuration_showsTheForm() {
     assertThat(first("server:\n  shutdownTimeout: 1.5s\n"))
         .isEqualTo("windowpane.yaml:2: server.shutdownTimeout must be a duration: a whole number"
-            + " and a unit (ms, s, m, h or d), e.g. 500ms, 10s, 5m; was '1.5s'");
+            + " and a unit (ms, s, m, h or d), e.g. 500ms, 10s, 5m, or ISO-8601 such as PT10S;"
+            + " was '1.5s'");
   }
 
   @Test

@@ -60,15 +60,17 @@ public class WindowpaneAutoConfiguration {
   @ConditionalOnMissingBean
   public WindowpaneConfig windowpaneConfig(Environment environment,
       ObjectProvider<SpringRedisSettings> springRedis) {
+    // the starter's own keys, read elsewhere: named in the problem of an unknown key too
+    List<String> starterKeys = List.of("enabled", "filter", "keys", "response", "metrics");
     Map<String, Object> tree = PropertyTree.read(environment, "windowpane",
-        Set.of("enabled", "filter", "keys", "response", "metrics"));
+        Set.copyOf(starterKeys));
     SpringRedisSettings redis = springRedis.getIfAvailable();
     if (redis != null) {
       redis.fillIn(tree);
     }
     try {
       return WindowpaneConfig.read(WindowpaneConfig.tree(tree), SOURCE, "windowpane",
-          List.of(), System::getenv);
+          starterKeys, System::getenv);
     } catch (ConfigException e) {
       // one problem a line, without the source prefix: each already names its property
       StringBuilder problems = new StringBuilder();

@@ -42,6 +42,14 @@ class BadPropertiesTest {
   }
 
   @Test
+  void unknownTopLevelKey_namesEveryKeyTheStarterTakes_andIsoDurationsAreAccepted() {
+    assertThat(failure(WebApplicationType.NONE, "windowpane.engin.type=redis",
+        "windowpane.limiters.api[0].permits=2", "windowpane.limiters.api[0].window=PT10S"))
+        .isEqualTo("windowpane.engin: unknown key; windowpane takes engine, limiters, counters,"
+            + " stats, enabled, filter, keys, response, metrics");
+  }
+
+  @Test
   void everyProblemListed_inTheServiceWords() {
     assertThat(failure(WebApplicationType.NONE,
         "windowpane.limiters.api.limits[0].permits=10",
