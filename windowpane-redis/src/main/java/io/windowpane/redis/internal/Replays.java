@@ -1,7 +1,11 @@
 package io.windowpane.redis.internal;
 
+import io.windowpane.spi.ReplayBatch;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.function.Function;
 import java.util.regex.Pattern;
 
 /*
@@ -15,6 +19,13 @@ import java.util.regex.Pattern;
  * (the chain did not hear whether the first landed) changes nothing. A limiter's release of
  * leased permits (wp_release) is idempotent the same way, with its marker
  * under ":g:" instead of ":y:", so a release id never collides with a replay id.
+ *
+ * Many replays of one counter or limiter store (replayAllAsync: the chain sends up to 64 journal
+ * batches at once) go out as wp_replay_all, through Batch: one call per node on a Cluster (per
+ * slot through EVALSHA), one on a single server. Each item is wp_replay on its own marker and
+ * keys, with its own at, id and n, so the call is atomic and idempotent per item, as the SPI
+ * asks; a call that fails fails the stage, and the chain sends its batches again one by one
+ * (the markers make that harmless for the items that had landed).
  */
 
 /** What replays and releases share: the id's check, the marker key, the call. */
@@ -65,6 +76,43 @@ final class Replays {
     System.arraycopy(rest, 0, args, 3, rest.length);
     return Calls.translated(seam.callInteger(function, keys, args).thenApply(n -> (Void) null),
         "replayId".equals(what) ? "replay" : "release");
+  }
+
+  /**
+   * {@code wp_replay_all} over {@code batches}, in as few calls as {@link Batch} allows:
+   * {@code keysOf} gives a batch key's window keys, {@code spec} is wp_replay's ARGV after n
+   * (the number of windows, then per window its algorithm, W and P). A malformed id in any batch
+   * fails the stage with {@link IllegalArgumentException} before any I/O.
+   */
+  static CompletionStage<Void> callAll(RedisSeam seam, TimeArg time, List<ReplayBatch> batches,
+      Function<String, String[]> keysOf, String[] spec) {
+    List<String[]> items = new ArrayList<>(batches.size());
+    for (ReplayBatch b : batches) {
+      CompletableFuture<Void> refused = refuseId(b.replayId());
+      if (refused != null) {
+        return refused;
+      }
+      String[] windowKeys = keysOf.apply(b.key());
+      String[] keys = new String[windowKeys.length + 1];
+      keys[0] = windowKeys[0] + ":y:" + b.replayId();
+      System.arraycopy(windowKeys, 0, keys, 1, windowKeys.length);
+      items.add(keys);
+    }
+    return Calls.translated(Batch.runItems(seam, items, (keys, extraKeys, order) -> {
+      String[] args = new String[2 + spec.length + 3 * order.length + extraKeys.length];
+      args[0] = time.now();
+      System.arraycopy(spec, 0, args, 1, spec.length);
+      int at = 1 + spec.length;
+      args[at++] = Integer.toString(order.length);
+      for (int i : order) {
+        ReplayBatch b = batches.get(i);
+        args[at++] = Long.toString(Math.max(-MAX_TIME, Math.min(MAX_TIME, b.atMillis())));
+        args[at++] = b.replayId();
+        args[at++] = Long.toString(b.count());
+      }
+      System.arraycopy(extraKeys, 0, args, at, extraKeys.length);
+      return seam.callIntegers("wp_replay_all", keys, args);
+    }).thenApply(replies -> (Void) null), "replay");
   }
 
   /** A stage failed with {@link IllegalArgumentException} if {@code replayId} is malformed. */

@@ -164,8 +164,9 @@ end
 -- FCALL wp_replay <numkeys> <marker> <keys of window 1> <keys of window 2> ...
 --       <time|""> <at> <replayId> <n> <windows> then per window: <algorithm> <W> <P>
 -- -> n recorded in every window that holds t; 0 none holds it (dropped); -1 already replayed
-EXPORTS.wp_replay = function(keys, args)
-  local now = now_ms(args[1])
+-- wp_replay's work on one marker and its windows' keys, args as wp_replay's ARGV, at now: checks
+-- every argument and key, then records (a replay's body, shared with wp_replay_all)
+local function replayAt(keys, args, now)
   local t, marker = replayArgs(keys, args, now)
   local n = int(args[4], 'n', 1, TWO52)
   local count = int(args[5], 'windows', 1, 8)
@@ -199,6 +200,56 @@ EXPORTS.wp_replay = function(keys, args)
   end
   mark(marker, now, reach)
   return any and n or 0
+end
+
+EXPORTS.wp_replay = function(keys, args)
+  return replayAt(keys, args, now_ms(args[1]))
+end
+
+-- FCALL wp_replay_all <numkeys> <marker 1> <keys of item 1's windows> <marker 2> ...
+--       <time|""> <windows> then per window: <algorithm> <W> <P>
+--       then <items> and per item: <at> <replayId> <n>, then [extra keys]
+-- -> {reply 1, reply 2, ...}: each item's wp_replay reply (n, 0 or -1), in order
+--
+-- Many replays into one store (the same windows) in one call: each item is exactly wp_replay on
+-- its own marker and window keys with its own at, id and n, in the order given and at the same
+-- time (two items on one key see each other as two calls would; an id repeated on one key counts
+-- once). Items go in KEYS, then as extra keys after the per-item arguments, as in the batch
+-- functions. Every argument and every marker's name is checked before the first write; as in a
+-- batch, an error on an item's key (WPFORMAT, WRONGTYPE) stops the call after the items before
+-- it were applied: each item is atomic and idempotent on its own, not the call.
+EXPORTS.wp_replay_all = function(keys, args)
+  local now = now_ms(args[1])
+  local count = int(args[2], 'windows', 1, 8)
+  local size = 1
+  for j = 0, count - 1 do
+    size = size + keyCount(args[3 + j * 3])
+  end
+  local first = 3 + 3 * count -- args[first] is the number of items
+  local m = int(args[first], 'items', 1, MAX_ITEMS)
+  local items = batchItems(keys, args, first + 1 + 3 * m, size)
+  if #items ~= m then
+    fail('WPARGS', 'wp_replay_all was given ' .. fmt(m) .. ' items and the keys of '
+      .. fmt(#items))
+  end
+  local one = {args[1], false, false, false, args[2]} -- wp_replay's ARGV, per item
+  for i = 3, first - 1 do
+    one[i + 3] = args[i]
+  end
+  local itemArgs = {}
+  for j = 1, m do -- every item's at, id, marker and n, before the first write
+    local i = first + 1 + 3 * (j - 1)
+    local a = {unpack(one)}
+    a[2], a[3], a[4] = args[i], args[i + 1], args[i + 2]
+    markerArgs(items[j], a, ':y:', 'replayId')
+    int(a[4], 'n', 1, TWO52)
+    itemArgs[j] = a
+  end
+  local out = {}
+  for j = 1, m do
+    out[j] = replayAt(items[j], itemArgs[j], now)
+  end
+  return out
 end
 
 -- FCALL wp_replay_record 3 <marker> <hash> <aggregate> <time|""> <at> <replayId>
