@@ -6,10 +6,13 @@ import io.windowpane.Decision;
 import io.windowpane.Limit;
 import io.windowpane.ManualClock;
 import io.windowpane.Quota;
+import io.windowpane.StatsSpec;
+import io.windowpane.Summary;
 import io.windowpane.WindowSpec;
 import io.windowpane.spi.CounterStore;
 import io.windowpane.spi.LimiterStore;
 import io.windowpane.spi.ReplayBatch;
+import io.windowpane.spi.StatsStore;
 import io.windowpane.testkit.redis.RedisCluster;
 import io.windowpane.testkit.redis.RedisServer;
 import io.windowpane.testkit.redis.RedisServerExtension;
@@ -28,9 +31,10 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 /**
- * {@code replayAllAsync} on Redis ({@code wp_replay_all}): many replays of one store in one call
- * per node record exactly what the same replays sent one by one ({@code wp_replay}) record, on
- * panes, weighted and log windows and a multi-limit quota, on one server (FCALL and EVALSHA),
+ * {@code replayAllAsync} on Redis ({@code wp_replay_all}, {@code wp_replay_record_all},
+ * {@code wp_replay_xrecord_all}): many replays of one store in one call per node record exactly
+ * what the same replays sent one by one record, on panes, weighted and log windows, a
+ * multi-limit quota, histogram and exact statistics, on one server (FCALL and EVALSHA),
  * Redis 6 and the 3-primary Cluster. Each store is compared with a twin store (another name)
  * fed the same batches one by one, now and after the clock moves on; a batch sent again changes
  * nothing, a batch mixing landed and new ids applies only the new ones, and a malformed id
@@ -86,6 +90,37 @@ class RedisReplayAllIT {
       ReplayBatch b = landed.get(2 * i);
       out.add(new ReplayBatch(b.key(), 100, null, b.atMillis(), b.replayId()));
       out.add(new ReplayBatch("k" + (i % KEYS), 2, null, base + 100 * i, "new" + i));
+    }
+    return out;
+  }
+
+  /** {@code batches} with values: {@code count} values from {@code 0.5 * (i + 1)} up. */
+  private static List<ReplayBatch> withValues(List<ReplayBatch> batches) {
+    List<ReplayBatch> out = new ArrayList<>();
+    for (int i = 0; i < batches.size(); i++) {
+      ReplayBatch b = batches.get(i);
+      double[] values = new double[(int) b.count()];
+      for (int v = 0; v < values.length; v++) {
+        values[v] = 0.5 * (i + 1) + v;
+      }
+      out.add(new ReplayBatch(b.key(), b.count(), values, b.atMillis(), b.replayId()));
+    }
+    return out;
+  }
+
+  private static void oneByOne(StatsStore store, List<ReplayBatch> batches) {
+    for (ReplayBatch b : batches) {
+      await(store.replayAsync(b.key(), b.values(), b.atMillis(), b.replayId()));
+    }
+  }
+
+  /** Each key's summary: count, sum, min, max, p50. */
+  private static List<String> summaries(StatsStore store) {
+    List<String> out = new ArrayList<>();
+    for (int i = 0; i < KEYS; i++) {
+      Summary s = store.summary("k" + i);
+      out.add(s.isEmpty() ? "empty" : s.count() + "/" + s.sum() + "/" + s.min() + "/" + s.max()
+          + "/" + s.quantile(0.5));
     }
     return out;
   }
@@ -167,12 +202,33 @@ class RedisReplayAllIT {
     await(all.replayAllAsync(mixed(base)));
     assertThat(decisions(all)).as("mixed").isEqualTo(decisions(one));
 
+    List<StatsStore[]> stats = new ArrayList<>();
+    for (StatsSpec spec : new StatsSpec[] {StatsSpec.histogram(TEN_SECONDS, 10),
+        StatsSpec.exact(TEN_SECONDS), StatsSpec.exact(TEN_SECONDS).withMaxValues(12)}) {
+      StatsStore[] pair = {engine.statsStore(name(), spec), engine.statsStore(name(), spec)};
+      oneByOne(pair[0], withValues(batches(base, "b")));
+      await(pair[1].replayAllAsync(withValues(batches(base, "b"))));
+      assertThat(summaries(pair[1])).as(spec.toString()).isEqualTo(summaries(pair[0]))
+          .anySatisfy(d -> assertThat(d).isNotEqualTo("empty"));
+      List<String> held = summaries(pair[1]);
+      await(pair[1].replayAllAsync(withValues(batches(base, "b"))));
+      assertThat(summaries(pair[1])).as(spec + ": the same ids again").isEqualTo(held);
+      oneByOne(pair[0], withValues(mixed(base)));
+      await(pair[1].replayAllAsync(withValues(mixed(base))));
+      assertThat(summaries(pair[1])).as(spec + ": mixed").isEqualTo(summaries(pair[0]));
+      stats.add(pair);
+    }
+
     for (long later : new long[] {base + 10_000, base + 13_400, base + 19_000, base + 25_000}) {
       clock.set(later); // the replayed events leave with their own times
       for (CounterStore[] pair : counters) {
         assertThat(counts(pair[1])).as("at base + " + (later - base)).isEqualTo(counts(pair[0]));
       }
       assertThat(decisions(all)).as("at base + " + (later - base)).isEqualTo(decisions(one));
+      for (StatsStore[] pair : stats) {
+        assertThat(summaries(pair[1])).as("at base + " + (later - base))
+            .isEqualTo(summaries(pair[0]));
+      }
     }
   }
 
@@ -200,6 +256,14 @@ class RedisReplayAllIT {
       await(limiter.replayAllAsync(batches(base, "b")));
       String command = mode == ScriptMode.FUNCTIONS ? "fcall" : "evalsha";
       assertThat(calls(c, command)).isEqualTo(1);
+      for (StatsSpec spec : new StatsSpec[] {StatsSpec.histogram(TEN_SECONDS, 10),
+          StatsSpec.exact(TEN_SECONDS)}) {
+        StatsStore stats = engine.statsStore(name(), spec);
+        stats.summary("k0");
+        c.command("CONFIG", "RESETSTAT");
+        await(stats.replayAllAsync(withValues(batches(base, "b"))));
+        assertThat(calls(c, command)).as(spec.toString()).isEqualTo(1);
+      }
     }
   }
 
@@ -257,6 +321,15 @@ class RedisReplayAllIT {
             .withThrowableOfType(ExecutionException.class)
             .withCauseInstanceOf(IllegalArgumentException.class);
       }
+      StatsStore stats = engine.statsStore(name(), StatsSpec.histogram(TEN_SECONDS, 10));
+      List<ReplayBatch> badStats = List.of(
+          new ReplayBatch("k0", 1, new double[] {1}, base, "good"),
+          new ReplayBatch("k1", 1, new double[] {1}, base, "a b"));
+      assertThat(stats.replayAllAsync(badStats).toCompletableFuture())
+          .failsWithin(Duration.ofSeconds(1))
+          .withThrowableOfType(ExecutionException.class)
+          .withCauseInstanceOf(IllegalArgumentException.class);
+      assertThat(stats.summary("k0").isEmpty()).as("the good batch was not sent").isTrue();
       assertThat(counter.holdsState("k0")).as("the good batch was not sent").isFalse();
       assertThat(limiter.peek("k0", 1).orElseThrow().remaining()).isEqualTo(9);
       await(counter.replayAllAsync(List.of()));

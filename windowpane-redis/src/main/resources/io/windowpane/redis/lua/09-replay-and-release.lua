@@ -255,8 +255,7 @@ end
 -- FCALL wp_replay_record 3 <marker> <hash> <aggregate> <time|""> <at> <replayId>
 --       <W> <P> <accuracy> <minIndex> <span> <value>...
 -- -> the number of values recorded in the pane of t; 0 that pane has left; -1 already replayed
-EXPORTS.wp_replay_record = function(keys, args)
-  local now = now_ms(args[1])
+local function replayRecordAt(keys, args, now)
   checkKeys(keys, 3)
   local t, marker = replayArgs(keys, args, now)
   local w, p, lng, minIndex, span = histogramSpec(args, 4)
@@ -279,12 +278,15 @@ EXPORTS.wp_replay_record = function(keys, args)
   return held and #values or 0
 end
 
+EXPORTS.wp_replay_record = function(keys, args)
+  return replayRecordAt(keys, args, now_ms(args[1]))
+end
+
 -- FCALL wp_replay_xrecord 3 <marker> <set> <meta> <time|""> <at> <replayId> <W> <maxValues>
 --       <value>...
 -- -> the number of values recorded at t: all of them, or as many as maxValues leaves room for
 --    (never WPFULL: the rest are dropped); 0 t <= now - W; -1 already replayed
-EXPORTS.wp_replay_xrecord = function(keys, args)
-  local now = now_ms(args[1])
+local function replayXrecordAt(keys, args, now)
   checkKeys(keys, 3)
   local t, marker = replayArgs(keys, args, now)
   local w = int(args[4], 'window', 1, MAX_WINDOW)
@@ -327,6 +329,72 @@ EXPORTS.wp_replay_xrecord = function(keys, args)
   end
   mark(marker, now, w + 1)
   return stored
+end
+
+EXPORTS.wp_replay_xrecord = function(keys, args)
+  return replayXrecordAt(keys, args, now_ms(args[1]))
+end
+
+-- The items of wp_replay_record_all and wp_replay_xrecord_all: args[2 .. 1 + spec] is the
+-- window's spec, then the number of items and per item its at, id, number of values and values,
+-- then the extra keys. Returns each item's keys and the ARGV its single function takes; every
+-- item's marker name, id and values are checked here, before the first write.
+local function statsReplayItems(keys, args, spec)
+  local first = 2 + spec
+  local m = int(args[first], 'items', 1, MAX_ITEMS)
+  local i, itemArgs = first + 1, {}
+  for j = 1, m do
+    local c = int(args[i + 2], 'values', 1, MAX_BATCH)
+    local a = {args[1], args[i], args[i + 1]}
+    for q = 2, 1 + spec do
+      a[#a + 1] = args[q]
+    end
+    for q = 1, c do
+      a[#a + 1] = args[i + 2 + q]
+    end
+    itemArgs[j] = a
+    i = i + 3 + c
+  end
+  local items = batchItems(keys, args, i, 3)
+  if #items ~= m then
+    fail('WPARGS', 'the call was given ' .. fmt(m) .. ' items and the keys of ' .. fmt(#items))
+  end
+  for j = 1, m do
+    markerArgs(items[j], itemArgs[j], ':y:', 'replayId')
+    batch(itemArgs[j], 4 + spec)
+  end
+  return items, itemArgs
+end
+
+-- FCALL wp_replay_record_all <numkeys> <marker 1> <hash 1> <aggregate 1> <marker 2> ...
+--       <time|""> <W> <P> <accuracy> <minIndex> <span>
+--       then <items> and per item: <at> <replayId> <number of values> <value>...; [extra keys]
+-- -> {reply 1, reply 2, ...}: each item's wp_replay_record reply, in order (as wp_replay_all)
+EXPORTS.wp_replay_record_all = function(keys, args)
+  local now = now_ms(args[1])
+  histogramSpec(args, 2)
+  local items, itemArgs = statsReplayItems(keys, args, 5)
+  local out = {}
+  for j = 1, #items do
+    out[j] = replayRecordAt(items[j], itemArgs[j], now)
+  end
+  return out
+end
+
+-- FCALL wp_replay_xrecord_all <numkeys> <marker 1> <set 1> <meta 1> <marker 2> ...
+--       <time|""> <W> <maxValues>
+--       then <items> and per item: <at> <replayId> <number of values> <value>...; [extra keys]
+-- -> {reply 1, reply 2, ...}: each item's wp_replay_xrecord reply, in order (as wp_replay_all)
+EXPORTS.wp_replay_xrecord_all = function(keys, args)
+  local now = now_ms(args[1])
+  int(args[2], 'window', 1, MAX_WINDOW)
+  int(args[3], 'maxValues', 1, MAX_HELD)
+  local items, itemArgs = statsReplayItems(keys, args, 2)
+  local out = {}
+  for j = 1, #items do
+    out[j] = replayXrecordAt(items[j], itemArgs[j], now)
+  end
+  return out
 end
 
 -- ---- release ------------------------------------------------------------------------------
