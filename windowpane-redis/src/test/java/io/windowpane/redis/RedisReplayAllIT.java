@@ -82,7 +82,7 @@ class RedisReplayAllIT {
     return out;
   }
 
-  /** Half the ids of {@link #batches} (with other counts: a landed id changes nothing), half new. */
+  /** Half the ids of {@link #batches} (other counts: a landed id changes nothing), half new. */
   private static List<ReplayBatch> mixed(long base) {
     List<ReplayBatch> out = new ArrayList<>();
     List<ReplayBatch> landed = batches(base, "b");

@@ -22,11 +22,12 @@ import java.util.regex.Pattern;
  * under ":g:" instead of ":y:", so a release id never collides with a replay id.
  *
  * Many replays of one store (replayAllAsync: the chain sends up to 64 journal batches at once)
- * go out as wp_replay_all (wp_replay_record_all, wp_replay_xrecord_all), through Batch: one call per node on a Cluster (per
- * slot through EVALSHA), one on a single server. Each item is the single replay on its own
- * marker and keys, with its own at, id and n (or values), so the call is atomic and idempotent per item, as the SPI
- * asks; a call that fails fails the stage, and the chain sends its batches again one by one
- * (the markers make that harmless for the items that had landed).
+ * go out as wp_replay_all (statistics: wp_replay_record_all, wp_replay_xrecord_all), through
+ * Batch: one call per node on a Cluster (per slot through EVALSHA), one on a single server.
+ * Each item is the single replay on its own marker and keys, with its own at, id and n (or
+ * values), so the call is atomic and idempotent per item, as the SPI asks; a call that fails
+ * fails the stage, and the chain sends its batches again one by one (the markers make that
+ * harmless for the items that had landed).
  */
 
 /** What replays and releases share: the id's check, the marker key, the call. */
