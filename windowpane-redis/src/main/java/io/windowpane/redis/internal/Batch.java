@@ -8,8 +8,9 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 
 /*
- * Design note. A batch (addAll, countAll, tryAcquireAll, summaryAll) is one call of a batch
- * function (wp_add_all, wp_count_all, wp_take_all, wp_summary_all, wp_xsummary_all) per place
+ * Design note. A batch (addAll, countAll, tryAcquireAll, summaryAll, replayAllAsync) is one call
+ * of a batch function (wp_add_all, wp_count_all, wp_take_all, wp_summary_all, wp_xsummary_all,
+ * wp_replay_all, whose items carry arguments of their own: runItems) per place
  * its keys live, not one call per key:
  *
  *   - one server: one call for the whole batch;
@@ -54,10 +55,27 @@ final class Batch {
   }
 
   /**
+   * One call of a batch function whose items also carry arguments of their own (wp_replay_all):
+   * {@link Call#send} plus {@code order}, the indexes in {@code items} of the items the call
+   * carries, in the order of their keys (those of {@code keys}, then those of {@code extraKeys}),
+   * so that the call passes their arguments in that order.
+   */
+  @FunctionalInterface
+  interface ItemCall<R> {
+    CompletableFuture<List<R>> send(String[] keys, String[] extraKeys, int[] order);
+  }
+
+  /**
    * The answers of every item, in the order of {@code items} (each item's keys, which share
    * one hash tag).
    */
   static <R> CompletableFuture<List<R>> run(RedisSeam seam, List<String[]> items, Call<R> call) {
+    return runItems(seam, items, (keys, extraKeys, order) -> call.send(keys, extraKeys));
+  }
+
+  /** {@link #run}, for a function whose items carry arguments of their own. */
+  static <R> CompletableFuture<List<R>> runItems(RedisSeam seam, List<String[]> items,
+      ItemCall<R> call) {
     int n = items.size();
     if (n == 0) {
       return CompletableFuture.completedFuture(List.of());
@@ -92,7 +110,7 @@ final class Batch {
    * the others extra keys; sent again by slot if the node no longer serves some of them.
    */
   private static <R> CompletableFuture<Void> node(List<String[]> items, int[] slots,
-      List<Integer> chunk, Call<R> call, Object[] out) {
+      List<Integer> chunk, ItemCall<R> call, Object[] out) {
     int slot = slots[chunk.get(0)];
     List<Integer> order = new ArrayList<>(chunk.size());
     List<Integer> extra = new ArrayList<>();
@@ -120,10 +138,18 @@ final class Batch {
 
   /** One call: {@code declared} items' keys in KEYS, {@code extra} items' after the spec. */
   private static <R> CompletableFuture<Void> one(List<String[]> items, List<Integer> declared,
-      List<Integer> extra, Call<R> call, Object[] out) {
+      List<Integer> extra, ItemCall<R> call, Object[] out) {
     String[] keys = flatten(items, declared);
     String[] extraKeys = flatten(items, extra);
-    return call.send(keys, extraKeys).thenAccept(answers -> {
+    int[] order = new int[declared.size() + extra.size()];
+    int next = 0;
+    for (int i : declared) {
+      order[next++] = i;
+    }
+    for (int i : extra) {
+      order[next++] = i;
+    }
+    return call.send(keys, extraKeys, order).thenAccept(answers -> {
       int at = 0;
       for (int i : declared) {
         out[i] = answers.get(at++);

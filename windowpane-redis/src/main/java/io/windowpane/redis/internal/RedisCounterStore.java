@@ -2,6 +2,7 @@ package io.windowpane.redis.internal;
 
 import io.windowpane.WindowSpec;
 import io.windowpane.spi.CounterStore;
+import io.windowpane.spi.ReplayBatch;
 import io.windowpane.TopKey;
 import java.util.ArrayList;
 import java.util.List;
@@ -11,7 +12,8 @@ import java.util.concurrent.CompletionStage;
 
 /**
  * A sliding-window counter in Redis: {@code add} and {@code count} are one call each of
- * {@code wp_add} / {@code wp_count}, a replay one call of {@code wp_replay}; a batch is one
+ * {@code wp_add} / {@code wp_count}, a replay one call of {@code wp_replay} (many replays one
+ * call of {@code wp_replay_all} per node); a batch is one
  * call of {@code wp_add_all} / {@code wp_count_all} per node ({@link Batch}), every key at the
  * batch's one time; async forms never block. With top keys on, every add also feeds the window's
  * sketch ({@link TopSketch}: a call of its own, not awaited).
@@ -175,5 +177,12 @@ final class RedisCounterStore implements CounterStore {
   public CompletionStage<Void> replayAsync(String key, long n, long atMillis, String replayId) {
     return Replays.call(seam, "wp_replay", time, keys(key), atMillis, replayId,
         Long.toString(n), "1", algorithm, windowMillis, panes);
+  }
+
+  /** wp_replay_all: one call per node ({@link Replays#callAll}). */
+  @Override
+  public CompletionStage<Void> replayAllAsync(List<ReplayBatch> batches) {
+    return Replays.callAll(seam, time, batches, this::keys,
+        new String[] {"1", algorithm, windowMillis, panes});
   }
 }

@@ -7,6 +7,7 @@ import io.windowpane.TopKey;
 import io.windowpane.WindowSpec;
 import io.windowpane.spi.Grant;
 import io.windowpane.spi.LimiterStore;
+import io.windowpane.spi.ReplayBatch;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -19,7 +20,8 @@ import java.util.concurrent.CompletionStage;
  * {@code wp_take}, which checks all limits and records in all of them or in none. It answers an
  * allowed decision with a bare integer (the remaining room) and a denied one with the array of
  * {@code wp_acquire} (an array reply costs the server about half a microsecond more per call). A replay is one call of {@code wp_replay}, which records in every
- * limit and decides nothing. {@link #peek} is one call of {@code wp_peek}, which
+ * limit and decides nothing; many replays are one call of {@code wp_replay_all} per node
+ * ({@link Replays#callAll}). {@link #peek} is one call of {@code wp_peek}, which
  * writes nothing. With top keys on, every decision also feeds the allowed or the denied
  * sketch of the first limit's window ({@link TopSketch}: a call of its own, not awaited).
  * {@link #tryAcquireAll} is one call of {@code wp_take_all} per node ({@link Batch}).
@@ -294,6 +296,13 @@ final class RedisLimiterStore implements LimiterStore {
       String replayId) {
     return Replays.call(seam, "wp_replay", time, keys(key), atMillis, replayId,
         markedArgs(permits));
+  }
+
+  /** wp_replay_all: one call per node ({@link Replays#callAll}), every limit of each batch. */
+  @Override
+  public CompletionStage<Void> replayAllAsync(List<ReplayBatch> batches) {
+    return Replays.callAll(seam, time, batches, this::keys,
+        Arrays.copyOfRange(holdsArgs, 1, holdsArgs.length));
   }
 
   /**

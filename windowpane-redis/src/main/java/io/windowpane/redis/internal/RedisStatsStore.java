@@ -4,6 +4,7 @@ import io.windowpane.LogBuckets;
 import io.windowpane.LogHistogram;
 import io.windowpane.StatsSpec;
 import io.windowpane.Summary;
+import io.windowpane.spi.ReplayBatch;
 import io.windowpane.spi.StatsStore;
 import java.util.ArrayList;
 import java.util.List;
@@ -29,7 +30,8 @@ import java.util.concurrent.CompletionStage;
  * {@code wp_xsummary_all}) per node ({@link Batch}); async forms never block.
  * A record refused by a full exact window fails with
  * {@link io.windowpane.CapacityExceededException} and records nothing. A replay is one call of
- * {@code wp_replay_record} or {@code wp_replay_xrecord}; into a full exact window it records the
+ * {@code wp_replay_record} or {@code wp_replay_xrecord} (many replays one call of their
+ * {@code _all} form per node); into a full exact window it records the
  * values that fit and drops the rest rather than fail (a chain would retry it for ever).
  */
 final class RedisStatsStore implements StatsStore {
@@ -124,6 +126,24 @@ final class RedisStatsStore implements StatsStore {
     }
     return Replays.call(seam, exact ? "wp_replay_xrecord" : "wp_replay_record", time, keys(key),
         atMillis, replayId, rest);
+  }
+
+  /** wp_replay_record_all or wp_replay_xrecord_all: one call per node ({@link Replays}). */
+  @Override
+  public CompletionStage<Void> replayAllAsync(List<ReplayBatch> batches) {
+    for (ReplayBatch b : batches) {
+      if (b.values() == null) {
+        return CompletableFuture.failedFuture(new IllegalArgumentException(
+            "values must not be null in a statistics replay, key " + b.key()));
+      }
+    }
+    return Replays.callAll(seam, exact ? "wp_replay_xrecord_all" : "wp_replay_record_all", time,
+        batches, this::keys, specArgs, (b, args) -> {
+          args.add(Integer.toString(b.values().length));
+          for (double v : b.values()) {
+            args.add(Double.toString(v)); // reads back as the same double
+          }
+        });
   }
 
   private CompletableFuture<List<Object>> summaryCall(String key) {

@@ -164,8 +164,9 @@ end
 -- FCALL wp_replay <numkeys> <marker> <keys of window 1> <keys of window 2> ...
 --       <time|""> <at> <replayId> <n> <windows> then per window: <algorithm> <W> <P>
 -- -> n recorded in every window that holds t; 0 none holds it (dropped); -1 already replayed
-EXPORTS.wp_replay = function(keys, args)
-  local now = now_ms(args[1])
+-- wp_replay's work on one marker and its windows' keys, args as wp_replay's ARGV, at now: checks
+-- every argument and key, then records (a replay's body, shared with wp_replay_all)
+local function replayAt(keys, args, now)
   local t, marker = replayArgs(keys, args, now)
   local n = int(args[4], 'n', 1, TWO52)
   local count = int(args[5], 'windows', 1, 8)
@@ -201,11 +202,60 @@ EXPORTS.wp_replay = function(keys, args)
   return any and n or 0
 end
 
+EXPORTS.wp_replay = function(keys, args)
+  return replayAt(keys, args, now_ms(args[1]))
+end
+
+-- FCALL wp_replay_all <numkeys> <marker 1> <keys of item 1's windows> <marker 2> ...
+--       <time|""> <windows> then per window: <algorithm> <W> <P>
+--       then <items> and per item: <at> <replayId> <n>, then [extra keys]
+-- -> {reply 1, reply 2, ...}: each item's wp_replay reply (n, 0 or -1), in order
+--
+-- Many replays into one store (the same windows) in one call: each item is exactly wp_replay on
+-- its own marker and window keys with its own at, id and n, in the order given and at the same
+-- time (two items on one key see each other as two calls would; an id repeated on one key counts
+-- once). Items go in KEYS, then as extra keys after the per-item arguments, as in the batch
+-- functions. Every argument and every marker's name is checked before the first write; as in a
+-- batch, an error on an item's key (WPFORMAT, WRONGTYPE) stops the call after the items before
+-- it were applied: each item is atomic and idempotent on its own, not the call.
+EXPORTS.wp_replay_all = function(keys, args)
+  local now = now_ms(args[1])
+  local count = int(args[2], 'windows', 1, 8)
+  local size = 1
+  for j = 0, count - 1 do
+    size = size + keyCount(args[3 + j * 3])
+  end
+  local first = 3 + 3 * count -- args[first] is the number of items
+  local m = int(args[first], 'items', 1, MAX_ITEMS)
+  local items = batchItems(keys, args, first + 1 + 3 * m, size)
+  if #items ~= m then
+    fail('WPARGS', 'wp_replay_all was given ' .. fmt(m) .. ' items and the keys of '
+      .. fmt(#items))
+  end
+  local one = {args[1], false, false, false, args[2]} -- wp_replay's ARGV, per item
+  for i = 3, first - 1 do
+    one[i + 3] = args[i]
+  end
+  local itemArgs = {}
+  for j = 1, m do -- every item's at, id, marker and n, before the first write
+    local i = first + 1 + 3 * (j - 1)
+    local a = {unpack(one)}
+    a[2], a[3], a[4] = args[i], args[i + 1], args[i + 2]
+    markerArgs(items[j], a, ':y:', 'replayId')
+    int(a[4], 'n', 1, TWO52)
+    itemArgs[j] = a
+  end
+  local out = {}
+  for j = 1, m do
+    out[j] = replayAt(items[j], itemArgs[j], now)
+  end
+  return out
+end
+
 -- FCALL wp_replay_record 3 <marker> <hash> <aggregate> <time|""> <at> <replayId>
 --       <W> <P> <accuracy> <minIndex> <span> <value>...
 -- -> the number of values recorded in the pane of t; 0 that pane has left; -1 already replayed
-EXPORTS.wp_replay_record = function(keys, args)
-  local now = now_ms(args[1])
+local function replayRecordAt(keys, args, now)
   checkKeys(keys, 3)
   local t, marker = replayArgs(keys, args, now)
   local w, p, lng, minIndex, span = histogramSpec(args, 4)
@@ -228,12 +278,15 @@ EXPORTS.wp_replay_record = function(keys, args)
   return held and #values or 0
 end
 
+EXPORTS.wp_replay_record = function(keys, args)
+  return replayRecordAt(keys, args, now_ms(args[1]))
+end
+
 -- FCALL wp_replay_xrecord 3 <marker> <set> <meta> <time|""> <at> <replayId> <W> <maxValues>
 --       <value>...
 -- -> the number of values recorded at t: all of them, or as many as maxValues leaves room for
 --    (never WPFULL: the rest are dropped); 0 t <= now - W; -1 already replayed
-EXPORTS.wp_replay_xrecord = function(keys, args)
-  local now = now_ms(args[1])
+local function replayXrecordAt(keys, args, now)
   checkKeys(keys, 3)
   local t, marker = replayArgs(keys, args, now)
   local w = int(args[4], 'window', 1, MAX_WINDOW)
@@ -276,6 +329,72 @@ EXPORTS.wp_replay_xrecord = function(keys, args)
   end
   mark(marker, now, w + 1)
   return stored
+end
+
+EXPORTS.wp_replay_xrecord = function(keys, args)
+  return replayXrecordAt(keys, args, now_ms(args[1]))
+end
+
+-- The items of wp_replay_record_all and wp_replay_xrecord_all: args[2 .. 1 + spec] is the
+-- window's spec, then the number of items and per item its at, id, number of values and values,
+-- then the extra keys. Returns each item's keys and the ARGV its single function takes; every
+-- item's marker name, id and values are checked here, before the first write.
+local function statsReplayItems(keys, args, spec)
+  local first = 2 + spec
+  local m = int(args[first], 'items', 1, MAX_ITEMS)
+  local i, itemArgs = first + 1, {}
+  for j = 1, m do
+    local c = int(args[i + 2], 'values', 1, MAX_BATCH)
+    local a = {args[1], args[i], args[i + 1]}
+    for q = 2, 1 + spec do
+      a[#a + 1] = args[q]
+    end
+    for q = 1, c do
+      a[#a + 1] = args[i + 2 + q]
+    end
+    itemArgs[j] = a
+    i = i + 3 + c
+  end
+  local items = batchItems(keys, args, i, 3)
+  if #items ~= m then
+    fail('WPARGS', 'the call was given ' .. fmt(m) .. ' items and the keys of ' .. fmt(#items))
+  end
+  for j = 1, m do
+    markerArgs(items[j], itemArgs[j], ':y:', 'replayId')
+    batch(itemArgs[j], 4 + spec)
+  end
+  return items, itemArgs
+end
+
+-- FCALL wp_replay_record_all <numkeys> <marker 1> <hash 1> <aggregate 1> <marker 2> ...
+--       <time|""> <W> <P> <accuracy> <minIndex> <span>
+--       then <items> and per item: <at> <replayId> <number of values> <value>...; [extra keys]
+-- -> {reply 1, reply 2, ...}: each item's wp_replay_record reply, in order (as wp_replay_all)
+EXPORTS.wp_replay_record_all = function(keys, args)
+  local now = now_ms(args[1])
+  histogramSpec(args, 2)
+  local items, itemArgs = statsReplayItems(keys, args, 5)
+  local out = {}
+  for j = 1, #items do
+    out[j] = replayRecordAt(items[j], itemArgs[j], now)
+  end
+  return out
+end
+
+-- FCALL wp_replay_xrecord_all <numkeys> <marker 1> <set 1> <meta 1> <marker 2> ...
+--       <time|""> <W> <maxValues>
+--       then <items> and per item: <at> <replayId> <number of values> <value>...; [extra keys]
+-- -> {reply 1, reply 2, ...}: each item's wp_replay_xrecord reply, in order (as wp_replay_all)
+EXPORTS.wp_replay_xrecord_all = function(keys, args)
+  local now = now_ms(args[1])
+  int(args[2], 'window', 1, MAX_WINDOW)
+  int(args[3], 'maxValues', 1, MAX_HELD)
+  local items, itemArgs = statsReplayItems(keys, args, 2)
+  local out = {}
+  for j = 1, #items do
+    out[j] = replayXrecordAt(items[j], itemArgs[j], now)
+  end
+  return out
 end
 
 -- ---- release ------------------------------------------------------------------------------

@@ -9,7 +9,8 @@ local NAMES = {'wp_version', 'wp_add', 'wp_count', 'wp_acquire', 'wp_take', 'wp_
   'wp_replay_xrecord', 'wp_topadd', 'wp_lease', 'wp_release', 'wp_group'}
 local READ_ONLY = {'wp_summary', 'wp_xsummary', 'wp_peek', 'wp_top'} -- FCALL_RO may call them, on replicas too
 -- batches: keys of several slots of one node (see "batches and groups")
-local CROSS_SLOT = {'wp_add_all', 'wp_count_all', 'wp_take_all'}
+local CROSS_SLOT = {'wp_add_all', 'wp_count_all', 'wp_take_all', 'wp_replay_all',
+  'wp_replay_record_all', 'wp_replay_xrecord_all'}
 local CROSS_SLOT_READ_ONLY = {'wp_summary_all', 'wp_xsummary_all'}
 
 if redis.register_function then
