@@ -79,10 +79,11 @@ record HeldCheck(int keys, long expected, long allowedDoubles, long held, long l
     long countSurplus = 0;
     for (int k = 0; k < keys.length; k++) {
       long lo = killed
-          ? tally.allowedByLocal.get(k) + tally.allowedByPrimaryAfterFault.get(k)
+          ? tally.allowedByLocal.get(k) - tally.allowedByLocalBeforeFault.get(k)
+              + tally.allowedByPrimaryAfterFault.get(k)
           : tally.allowed.get(k);
-      long hi = lo + tally.slowAllowedByLocal.get(k)
-          + (killed ? tally.allowedByLocalAcrossFault.get(k) : 0);
+      long hi = lo + tally.slowAllowedByLocal.get(k) + (killed
+          ? tally.allowedByLocalAcrossFault.get(k) + tally.allowedByLocalBeforeFault.get(k) : 0);
       expected += lo;
       doubles += hi - lo;
       heldSum += held[k];

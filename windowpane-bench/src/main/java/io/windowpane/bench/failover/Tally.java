@@ -11,7 +11,10 @@ import java.util.concurrent.atomic.AtomicLongArray;
  * local fallback allowed (replayed into it) and what Redis allowed after the kill. A decision
  * answered by Redis that started after kill() returned (the process had exited) was answered by
  * the new server; one that started earlier, by the old one. So for the limiter the expectation is
- * exact: allowedByLocal + allowedByPrimaryAfterFault. For the counter, add() does not say who
+ * exact: allowedByLocal + allowedByPrimaryAfterFault, but for what the fallback allowed during a
+ * false trip before the kill: replayed into the old server if Redis recovered before the kill
+ * (then gone with it), into the new one if not, so those bracket the expectation from above
+ * only. For the counter, add() does not say who
  * answered, so the count is bracketed: at least the adds that started after kill() returned, at
  * most those plus the adds in flight across the kill (and, after a false trip before the kill,
  * the adds made while Redis was tripped: the fallback took them, and replays them into the new
@@ -40,6 +43,7 @@ final class Tally {
   final AtomicLongArray allowedByLocal;
   final AtomicLongArray slowAllowedByLocal;
   final AtomicLongArray allowedByLocalAcrossFault;
+  final AtomicLongArray allowedByLocalBeforeFault;
   final AtomicLongArray allowedByPrimaryAfterFault;
   final AtomicLongArray adds;
   final AtomicLongArray slowAdds;
@@ -53,6 +57,7 @@ final class Tally {
     allowed = new AtomicLongArray(keys);
     slowAllowed = new AtomicLongArray(keys);
     allowedByLocal = new AtomicLongArray(keys);
+    allowedByLocalBeforeFault = new AtomicLongArray(keys);
     slowAllowedByLocal = new AtomicLongArray(keys);
     allowedByLocalAcrossFault = new AtomicLongArray(keys);
     allowedByPrimaryAfterFault = new AtomicLongArray(keys);
@@ -102,6 +107,9 @@ final class Tally {
     int engine = Timeline.engineIndex(d);
     if (engine == Timeline.LOCAL) {
       allowedByLocal.incrementAndGet(k);
+      if (faultStartNanos == NONE) { // a false trip before the fault
+        allowedByLocalBeforeFault.incrementAndGet(k);
+      }
       if (slow) {
         slowAllowedByLocal.incrementAndGet(k);
       } else if (acrossFault(t0, t1)) {
