@@ -152,7 +152,7 @@ public final class RateLimiter {
     return new PermitRequest(this, key, permits);
   }
 
-  /** The engine's own store (under leasing, if on), for {@link Windowpane#tryAcquireAllOrNothing}. */
+  /** The engine's own store, without leasing, for {@link Windowpane#tryAcquireAllOrNothing}. */
   LimiterStore engineStore() {
     return engineStore;
   }

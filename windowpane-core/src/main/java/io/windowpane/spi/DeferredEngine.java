@@ -124,10 +124,14 @@ public final class DeferredEngine implements Engine {
   public Engine connectedOrThrow() {
     Engine e = engine;
     if (e == null) {
-      throw new WindowpaneException(name + " is not connected yet"
-          + (lastFailure.isEmpty() ? "" : " (" + lastFailure + ")"));
+      throw notConnected();
     }
     return e;
+  }
+
+  private WindowpaneException notConnected() {
+    return new WindowpaneException(name + " is not connected yet"
+        + (lastFailure.isEmpty() ? "" : " (" + lastFailure + ")"));
   }
 
   private boolean attempt(boolean first) {
@@ -214,9 +218,7 @@ public final class DeferredEngine implements Engine {
   @Override
   public CompletionStage<Void> probe() {
     Engine e = engine;
-    return e != null ? e.probe() : CompletableFuture.failedFuture(
-        new WindowpaneException(name + " is not connected yet"
-            + (lastFailure.isEmpty() ? "" : " (" + lastFailure + ")")));
+    return e != null ? e.probe() : CompletableFuture.failedFuture(notConnected());
   }
 
   @Override
@@ -233,7 +235,7 @@ public final class DeferredEngine implements Engine {
       java.util.List<GroupRequest> requests) {
     Engine e = engine;
     if (e == null) {
-      return probe().thenApply(x -> Optional.empty()); // fails: not connected
+      return CompletableFuture.failedFuture(notConnected());
     }
     java.util.List<GroupRequest> own = new java.util.ArrayList<>(requests.size());
     try {

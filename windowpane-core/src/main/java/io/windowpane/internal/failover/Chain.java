@@ -24,7 +24,6 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutionException;
-import java.util.function.IntFunction;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
@@ -75,7 +74,8 @@ public final class Chain {
       Engine e = engines.get(i);
       String name = names.add(e.name()) ? e.name() : e.name() + "-" + (i + 1);
       names.add(name);
-      members[i] = new Member(i, e, name, settings.latencyWindowMillis(),
+      members[i] = new Member(i, e, name, settings.callTimeoutMillis(name, e),
+          settings.probeTimeoutMillis(name, e), settings.latencyWindowMillis(),
           FLAP_WINDOW_PROBES * settings.probeIntervalMillis(), now);
     }
     for (String named : settings.memberTimeouts().keySet()) {
@@ -83,10 +83,6 @@ public final class Chain {
         throw new IllegalArgumentException("memberTimeouts: '" + named + "' is not a member of "
             + "the chain " + names);
       }
-    }
-    for (Member m : members) {
-      m.callTimeoutMillis = settings.callTimeoutMillis(m.name, m.engine);
-      m.probeTimeoutMillis = settings.probeTimeoutMillis(m.name, m.engine);
     }
     CounterStore[] probeCounters = new CounterStore[members.length];
     for (int i = 0; i < members.length; i++) {
@@ -190,27 +186,6 @@ public final class Chain {
 
   // ---- what the stores use -----------------------------------------------------------------
 
-  <T> CompletableFuture<Router.Answer<T>> route(boolean write, int from,
-      IntFunction<CompletionStage<T>> op, Throwable last) {
-    return router.route(write, from, op, last);
-  }
-
-  void journal(Journal journal, String key, int by, long count, double[] values) {
-    router.journal(journal, key, by, count, values);
-  }
-
-  static <T> T join(CompletableFuture<T> f) {
-    return Router.join(f);
-  }
-
-  static Throwable unwrap(Throwable e) {
-    return Router.unwrap(e);
-  }
-
-  <T> CompletableFuture<T> timed(CompletionStage<T> stage, long millis) {
-    return Router.timed(stage, millis);
-  }
-
   /** The index of the member named {@code name}, or -1. */
   int memberIndex(String name) {
     for (Member m : members) {
@@ -266,7 +241,8 @@ public final class Chain {
       Thread.currentThread().interrupt();
       throw new WindowpaneException("interrupted", e);
     } catch (ExecutionException | java.util.concurrent.TimeoutException e) {
-      throw new WindowpaneException("failover check failed: " + unwrap(e), unwrap(e));
+      throw new WindowpaneException("failover check failed: " + Router.unwrap(e),
+          Router.unwrap(e));
     }
   }
 

@@ -2,8 +2,6 @@ package io.windowpane.internal.failover;
 
 import io.windowpane.Decision;
 import io.windowpane.GroupDecision;
-import io.windowpane.OnFailure;
-import io.windowpane.WindowpaneException;
 import io.windowpane.spi.GroupRequest;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -44,10 +42,10 @@ final class ChainGroups {
       }
       stores.add(f);
     }
-    return chain.<Optional<GroupDecision>>route(true, 0, i -> on(chain, i, requests, stores),
+    return chain.router.<Optional<GroupDecision>>route(true, 0, i -> on(chain, i, requests, stores),
         null).handle((a, e) -> {
           if (e != null) {
-            return Optional.of(lastResort(chain, e, requests));
+            return Optional.of(lastResort(e, requests));
           }
           Optional<GroupDecision> g = a.value();
           if (g.isEmpty()) {
@@ -58,7 +56,7 @@ final class ChainGroups {
           if (d.allowed()) {
             for (int k = 0; k < requests.size(); k++) {
               GroupRequest r = requests.get(k);
-              chain.journal(stores.get(k).journal, r.key(), i, r.permits(), null);
+              chain.router.journal(stores.get(k).journal, r.key(), i, r.permits(), null);
             }
           }
           return Optional.of(stamped(i, d, stores));
@@ -103,28 +101,21 @@ final class ChainGroups {
     return GroupDecision.of(group, denied, each);
   }
 
-  /** No member answered: the chain's OnFailure policy, for the whole group. */
-  private static GroupDecision lastResort(Chain chain, Throwable e, List<GroupRequest> requests) {
-    Throwable cause = Chain.unwrap(e);
-    OnFailure policy = chain.settings.onFailure();
-    if (policy == OnFailure.ERROR || !(cause instanceof WindowpaneException)
-        || cause instanceof io.windowpane.CapacityExceededException) {
-      if (cause instanceof RuntimeException r) {
-        throw r;
-      }
-      throw new WindowpaneException(cause.toString(), cause);
-    }
+  /**
+   * No member answered: the chain's OnFailure policy for the whole group, as each request's
+   * store answers it (allowed, or denied by the first request; ERROR throws).
+   */
+  private static GroupDecision lastResort(Throwable e, List<GroupRequest> requests) {
+    Throwable cause = Router.unwrap(e);
     List<Optional<Decision>> each = new ArrayList<>(requests.size());
-    Decision d = null;
-    for (int k = 0; k < requests.size(); k++) {
-      GroupRequest r = requests.get(k);
-      FailoverLimiterStore f = (FailoverLimiterStore) r.store();
-      Decision x = f.lastResort(cause);
-      each.add(policy == OnFailure.ALLOW || k == 0 ? Optional.of(x) : Optional.empty());
-      if (k == 0) {
-        d = x;
+    Decision first = null;
+    for (GroupRequest r : requests) {
+      Decision d = ((FailoverLimiterStore) r.store()).lastResort(cause);
+      if (first == null) {
+        first = d;
       }
+      each.add(d.allowed() || each.isEmpty() ? Optional.of(d) : Optional.empty());
     }
-    return GroupDecision.of(d, policy == OnFailure.ALLOW ? -1 : 0, each);
+    return GroupDecision.of(first, first.allowed() ? -1 : 0, each);
   }
 }

@@ -17,18 +17,18 @@ final class FailoverCounterStore extends MemberStores<CounterStore> implements C
 
   @Override
   public long add(String key, long n) {
-    return Chain.join(addAsync(key, n).toCompletableFuture());
+    return Router.join(addAsync(key, n).toCompletableFuture());
   }
 
   @Override
   public long count(String key) {
-    return Chain.join(countAsync(key).toCompletableFuture());
+    return Router.join(countAsync(key).toCompletableFuture());
   }
 
   @Override
   public CompletionStage<Long> addAsync(String key, long n) {
-    return chain.<Long>route(true, 0, i -> stores[i].addAsync(key, n), null).thenApply(a -> {
-      chain.journal(journal, key, a.member(), n, null);
+    return chain.router.<Long>route(true, 0, i -> stores[i].addAsync(key, n), null).thenApply(a -> {
+      chain.router.journal(journal, key, a.member(), n, null);
       return a.value();
     });
   }
@@ -40,20 +40,20 @@ final class FailoverCounterStore extends MemberStores<CounterStore> implements C
 
   @Override
   public List<Long> addAll(List<String> keys, long n) {
-    return Chain.join(addAllAsync(keys, n).toCompletableFuture());
+    return Router.join(addAllAsync(keys, n).toCompletableFuture());
   }
 
   @Override
   public List<Long> countAll(List<String> keys) {
-    return Chain.join(countAllAsync(keys).toCompletableFuture());
+    return Router.join(countAllAsync(keys).toCompletableFuture());
   }
 
   @Override
   public CompletionStage<List<Long>> addAllAsync(List<String> keys, long n) {
-    return chain.<List<Long>>route(true, 0, i -> stores[i].addAllAsync(keys, n), null)
+    return chain.router.<List<Long>>route(true, 0, i -> stores[i].addAllAsync(keys, n), null)
         .thenApply(a -> {
           for (String key : keys) {
-            chain.journal(journal, key, a.member(), n, null);
+            chain.router.journal(journal, key, a.member(), n, null);
           }
           return a.value();
         });
@@ -67,7 +67,7 @@ final class FailoverCounterStore extends MemberStores<CounterStore> implements C
   /** The first readable member's top keys (empty when its engine cannot rank keys). */
   @Override
   public Optional<List<TopKey>> topKeys(int n) {
-    return Chain.join(read(i -> CompletableFuture.completedFuture(stores[i].topKeys(n))));
+    return Router.join(read(i -> CompletableFuture.completedFuture(stores[i].topKeys(n))));
   }
 
   /** Whether the first readable member holds state for the key. */

@@ -53,18 +53,18 @@ final class FailoverLimiterStore extends MemberStores<LimiterStore> implements L
 
   @Override
   public Decision tryAcquire(String key, long permits) {
-    return Chain.join(tryAcquireAsync(key, permits).toCompletableFuture());
+    return Router.join(tryAcquireAsync(key, permits).toCompletableFuture());
   }
 
   @Override
   public CompletionStage<Decision> tryAcquireAsync(String key, long permits) {
-    return chain.<Decision>route(true, 0, i -> decide(i, key, permits), null)
+    return chain.router.<Decision>route(true, 0, i -> decide(i, key, permits), null)
         .handle((a, e) -> {
           if (e != null) {
             return lastResort(e);
           }
           if (a.value().allowed()) {
-            chain.journal(journal, key, a.member(), permits, null);
+            chain.router.journal(journal, key, a.member(), permits, null);
           }
           return stamp(a.member(), a.value());
         });
@@ -72,12 +72,12 @@ final class FailoverLimiterStore extends MemberStores<LimiterStore> implements L
 
   @Override
   public List<Decision> tryAcquireAll(List<String> keys, long permits) {
-    return Chain.join(tryAcquireAllAsync(keys, permits).toCompletableFuture());
+    return Router.join(tryAcquireAllAsync(keys, permits).toCompletableFuture());
   }
 
   @Override
   public CompletionStage<List<Decision>> tryAcquireAllAsync(List<String> keys, long permits) {
-    return chain.<List<Decision>>route(true, 0, i -> decideAll(i, keys, permits), null)
+    return chain.router.<List<Decision>>route(true, 0, i -> decideAll(i, keys, permits), null)
         .handle((a, e) -> {
           List<Decision> out = new ArrayList<>(keys.size());
           for (int k = 0; k < keys.size(); k++) {
@@ -87,7 +87,7 @@ final class FailoverLimiterStore extends MemberStores<LimiterStore> implements L
             }
             Decision d = a.value().get(k);
             if (d.allowed()) {
-              chain.journal(journal, keys.get(k), a.member(), permits, null);
+              chain.router.journal(journal, keys.get(k), a.member(), permits, null);
             }
             out.add(stamp(a.member(), d));
           }
@@ -142,7 +142,7 @@ final class FailoverLimiterStore extends MemberStores<LimiterStore> implements L
   }
 
   Decision lastResort(Throwable e) {
-    Throwable cause = Chain.unwrap(e);
+    Throwable cause = Router.unwrap(e);
     OnFailure policy = chain.settings.onFailure();
     if (policy == OnFailure.ERROR || !(cause instanceof WindowpaneException)
         || cause instanceof io.windowpane.CapacityExceededException) {
@@ -158,13 +158,13 @@ final class FailoverLimiterStore extends MemberStores<LimiterStore> implements L
 
   @Override
   public Optional<Grant> lease(String key, long minPermits, long maxPermits) {
-    return Chain.join(leaseAsync(key, minPermits, maxPermits).toCompletableFuture());
+    return Router.join(leaseAsync(key, minPermits, maxPermits).toCompletableFuture());
   }
 
   @Override
   public CompletionStage<Optional<Grant>> leaseAsync(String key, long minPermits,
       long maxPermits) {
-    return chain.<Optional<Grant>>route(true, 0, i -> leaseOn(i, key, minPermits, maxPermits),
+    return chain.router.<Optional<Grant>>route(true, 0, i -> leaseOn(i, key, minPermits, maxPermits),
         null).handle((a, e) -> {
           if (e != null) {
             Decision d = lastResort(e);
@@ -176,7 +176,7 @@ final class FailoverLimiterStore extends MemberStores<LimiterStore> implements L
           }
           Grant g = a.value().get();
           if (g.permits() > 0) {
-            chain.journal(journal, key, a.member(), g.permits(), null);
+            chain.router.journal(journal, key, a.member(), g.permits(), null);
           }
           return Optional.of(new Grant(g.permits(), g.atMillis(), stamp(a.member(), g.decision())));
         });
@@ -222,7 +222,7 @@ final class FailoverLimiterStore extends MemberStores<LimiterStore> implements L
     } catch (RuntimeException e) {
       return CompletableFuture.failedFuture(e);
     }
-    return m.inProcess ? sent : chain.timed(sent, m.callTimeoutMillis);
+    return m.inProcess ? sent : Router.timed(sent, m.callTimeoutMillis);
   }
 
   /** Refused: without the grant the chain cannot know which member to give back to. */
@@ -240,7 +240,7 @@ final class FailoverLimiterStore extends MemberStores<LimiterStore> implements L
    */
   @Override
   public Optional<Decision> peek(String key, long permits) {
-    return Chain.join(peekAsync(key, permits).toCompletableFuture());
+    return Router.join(peekAsync(key, permits).toCompletableFuture());
   }
 
   /**
@@ -249,7 +249,7 @@ final class FailoverLimiterStore extends MemberStores<LimiterStore> implements L
    */
   @Override
   public CompletionStage<Optional<Decision>> peekAsync(String key, long permits) {
-    return chain.<Optional<Decision>>route(true, 0, i -> {
+    return chain.router.<Optional<Decision>>route(true, 0, i -> {
       Decision tooLarge = tooLarge(i, permits);
       return tooLarge != null ? CompletableFuture.completedFuture(Optional.of(tooLarge))
           : stores[i].peekAsync(key, permits);
@@ -259,7 +259,7 @@ final class FailoverLimiterStore extends MemberStores<LimiterStore> implements L
   /** The first readable member's top keys (empty when its engine cannot rank keys). */
   @Override
   public Optional<List<TopKey>> topKeys(int n, boolean denied) {
-    return Chain.join(read(i -> CompletableFuture.completedFuture(stores[i].topKeys(n, denied))));
+    return Router.join(read(i -> CompletableFuture.completedFuture(stores[i].topKeys(n, denied))));
   }
 
   @Override

@@ -19,24 +19,24 @@ final class FailoverStatsStore extends MemberStores<StatsStore> implements Stats
 
   @Override
   public void record(String key, double[] values) {
-    Chain.join(recordAsync(key, values).toCompletableFuture());
+    Router.join(recordAsync(key, values).toCompletableFuture());
   }
 
   @Override
   public Summary summary(String key) {
-    return Chain.join(summaryAsync(key).toCompletableFuture());
+    return Router.join(summaryAsync(key).toCompletableFuture());
   }
 
   @Override
   public List<Summary> summaryAll(List<String> keys) {
-    return Chain.join(summaryAllAsync(keys).toCompletableFuture());
+    return Router.join(summaryAllAsync(keys).toCompletableFuture());
   }
 
   @Override
   public CompletionStage<Void> recordAsync(String key, double[] values) {
-    return chain.<Void>route(true, 0, i -> stores[i].recordAsync(key, values), null)
+    return chain.router.<Void>route(true, 0, i -> stores[i].recordAsync(key, values), null)
         .thenApply(a -> {
-          chain.journal(journal, key, a.member(), 0, values);
+          chain.router.journal(journal, key, a.member(), 0, values);
           return null;
         });
   }
@@ -54,7 +54,7 @@ final class FailoverStatsStore extends MemberStores<StatsStore> implements Stats
   /** The first readable member's top keys (empty when its engine cannot rank keys). */
   @Override
   public Optional<List<TopKey>> topKeys(int n) {
-    return Chain.join(read(i -> CompletableFuture.completedFuture(stores[i].topKeys(n))));
+    return Router.join(read(i -> CompletableFuture.completedFuture(stores[i].topKeys(n))));
   }
 
   @Override

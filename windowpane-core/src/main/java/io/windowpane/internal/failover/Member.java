@@ -44,8 +44,8 @@ final class Member {
   final String name;
   final boolean inProcess;
   final boolean replays;
-  long callTimeoutMillis; // set once by Chain, before any call
-  long probeTimeoutMillis;
+  final long callTimeoutMillis;
+  final long probeTimeoutMillis;
 
   volatile Health health = Health.UP;
   private final EnumSet<Signal> signals = EnumSet.noneOf(Signal.class);
@@ -76,8 +76,10 @@ final class Member {
 
   private final long flapWindowMillis;
 
-  Member(int index, Engine engine, String name, long latencyWindowMillis, long flapWindowMillis,
-      long nowMillis) {
+  Member(int index, Engine engine, String name, long callTimeoutMillis, long probeTimeoutMillis,
+      long latencyWindowMillis, long flapWindowMillis, long nowMillis) {
+    this.callTimeoutMillis = callTimeoutMillis;
+    this.probeTimeoutMillis = probeTimeoutMillis;
     this.flapWindowMillis = flapWindowMillis;
     this.index = index;
     this.engine = engine;

@@ -48,6 +48,9 @@ final class Replayer {
   /** The most batches replayed in one round while the member takes live calls. */
   static final int LIVE_BATCHES_PER_ROUND = 4_096;
 
+  /** A batch awaiting replay, with the store it belongs to. */
+  private record Item(Chain.Replayable store, Journal.Pending pending) {}
+
   private final Member[] members;
   private final FailoverSettings settings;
   private final HealthMonitor health;
@@ -81,7 +84,7 @@ final class Replayer {
   }
 
   private CompletableFuture<Void> rounds(int m, int round, AtomicLong events) {
-    List<Object[]> pending = pending(m, Integer.MAX_VALUE);
+    List<Item> pending = pending(m, Integer.MAX_VALUE);
     if (pending.isEmpty()) {
       return CompletableFuture.completedFuture(null);
     }
@@ -98,7 +101,7 @@ final class Replayer {
     if (!members[m].replaying.compareAndSet(false, true)) {
       return null;
     }
-    List<Object[]> pending = pending(m, LIVE_BATCHES_PER_ROUND);
+    List<Item> pending = pending(m, LIVE_BATCHES_PER_ROUND);
     if (pending.isEmpty()) {
       members[m].replaying.set(false);
       return CompletableFuture.completedFuture(0L);
@@ -117,15 +120,15 @@ final class Replayer {
   }
 
   /** Up to {@code most} batches pending for member {@code m}, with their stores. */
-  private List<Object[]> pending(int m, int most) {
+  private List<Item> pending(int m, int most) {
     long now = settings.clock().millis();
-    List<Object[]> all = new ArrayList<>();
+    List<Item> all = new ArrayList<>();
     for (Chain.Replayable r : replayables) {
       for (Journal.Pending p : r.journal().pendingFor(m, now)) {
         if (all.size() >= most) {
           return all;
         }
-        all.add(new Object[] {r, p});
+        all.add(new Item(r, p));
       }
     }
     return all;
@@ -146,7 +149,7 @@ final class Replayer {
    * engine batches replays). A call that fails is sent again batch by batch, so a refusal
    * (e.g. an exact window past its bound) loses only its own batch.
    */
-  private CompletableFuture<Void> sendFrom(int m, List<Object[]> all, int from,
+  private CompletableFuture<Void> sendFrom(int m, List<Item> all, int from,
       AtomicLong events, int inFlight) {
     if (from >= all.size()) {
       return CompletableFuture.completedFuture(null);
@@ -155,8 +158,8 @@ final class Replayer {
     java.util.Map<Chain.Replayable, List<Journal.Pending>> byStore =
         new java.util.LinkedHashMap<>();
     for (int i = from; i < to; i++) {
-      byStore.computeIfAbsent((Chain.Replayable) all.get(i)[0], r -> new ArrayList<>())
-          .add((Journal.Pending) all.get(i)[1]);
+      byStore.computeIfAbsent(all.get(i).store(), r -> new ArrayList<>())
+          .add(all.get(i).pending());
     }
     long timeout = Math.max(members[m].callTimeoutMillis, members[m].probeTimeoutMillis) * 10;
     List<CompletableFuture<Void>> sent = new ArrayList<>();

@@ -381,9 +381,8 @@ public final class LeasingLimiterStore implements LimiterStore, AutoCloseable {
   private CompletableFuture<Void> giveBack(String key, Slice s, long unspent) {
     counters.returns.increment();
     counters.returnedPermits.add(unspent);
-    return Stages.call(() -> s.grant != null
-        ? store.releaseAsync(key, unspent, s.grant, s.releaseId)
-        : store.releaseAsync(key, unspent, s.atMillis, s.releaseId))
+    // only a leased slice has permits to return, and it holds the engine's grant
+    return Stages.call(() -> store.releaseAsync(key, unspent, s.grant, s.releaseId))
         .handle((v, x) -> {
           if (x != null) {
             counters.failedReturns.increment();
