@@ -10,12 +10,16 @@ import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.test.annotation.DirtiesContext;
 
 /**
  * What both web stacks must do on a real redis-server started by the testkit. Redis' clock
  * decides, so a denial's retry time is read from the body and the Retry-After header must be
- * exactly that, rounded up to seconds; everything else is exact.
+ * exactly that, rounded up to seconds; everything else is exact. The context is closed after
+ * the class, with the server it was given: its clients must not reconnect to a later test's
+ * server that happens to reuse the port.
  */
+@DirtiesContext
 public abstract class RedisScenarios {
 
   private static final Pattern RETRY = Pattern.compile("\"retryAfterMillis\":([0-9]+),");

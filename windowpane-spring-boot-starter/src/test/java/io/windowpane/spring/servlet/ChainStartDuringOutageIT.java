@@ -11,6 +11,7 @@ import org.junit.jupiter.api.Test;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
 import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.test.annotation.DirtiesContext;
 import org.springframework.test.context.ActiveProfiles;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
@@ -21,6 +22,9 @@ import org.springframework.test.context.DynamicPropertySource;
  * says {@code DEGRADED} (200) with the Redis member down by the signal {@code connect}; once
  * redis-server starts there, the chain goes back to Redis by itself.
  */
+// closed after the class: its Redis is gone, and its clients must not reconnect to a later
+// test's server that reuses the port
+@DirtiesContext
 @SpringBootTest(classes = ServletApp.class, webEnvironment = WebEnvironment.RANDOM_PORT,
     properties = "management.endpoint.health.show-details=always")
 @ActiveProfiles("demo")

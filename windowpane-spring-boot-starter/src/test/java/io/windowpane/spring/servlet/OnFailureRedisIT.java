@@ -11,6 +11,7 @@ import org.junit.jupiter.api.Test;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
 import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.test.annotation.DirtiesContext;
 import org.springframework.test.context.ActiveProfiles;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
@@ -19,6 +20,9 @@ import org.springframework.test.context.DynamicPropertySource;
  * With {@code windowpane.engine.on-failure: deny}, a Redis that is gone answers 429 marked
  * degraded, without state, and the health contributor reports the engine down.
  */
+// closed after the class: its Redis is gone, and its clients must not reconnect to a later
+// test's server that reuses the port
+@DirtiesContext
 @SpringBootTest(classes = ServletApp.class, webEnvironment = WebEnvironment.RANDOM_PORT)
 @ActiveProfiles("demo")
 class OnFailureRedisIT {
