@@ -23,7 +23,7 @@
 # brackets): --threads [8], --rate [5000], --keys [4096], --healthy/--down/--after [3s each, the
 # first trial of each kind], --repeat-phase [1s, the later trials], --kill-trials [5],
 # --hang-trials [3], --fleet-nodes [4], --fleet-limit [1000], --fleet-offer [2.0],
-# --fleet-healthy [3s], --fleet-outage [4s], --fleet-after [3s], --scenarios [kill,hang,fleet],
+# --fleet-healthy [3s], --fleet-outage [4s], --fleet-after [3s], --fleet-leasing [false], --scenarios [kill,hang,fleet],
 # --budget [150s: later trials are skipped rather than overrun it], --out DIR.
 #
 # Output: windowpane-bench/results/failover-drill-DATE/ (drill.json, summary.md,

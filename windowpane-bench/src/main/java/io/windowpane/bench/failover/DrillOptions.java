@@ -29,6 +29,8 @@ import java.util.Map;
  * @param fleetHealthy the fleet scenario's load on a healthy Redis before the kill
  * @param fleetOutage how long Redis stays dead in the fleet scenario
  * @param fleetAfter the fleet scenario's load once every node is back on Redis
+ * @param fleetLeasing whether the fleet's limiter leases slices of the hot key
+ *     ({@code Leasing.defaults()}): the bound across a trip and a recovery with leasing on
  * @param scenarios which of {@code kill}, {@code hang}, {@code fleet} to run, in that order
  * @param out the results folder
  * @param budget the run's time limit: a trial that would end past it is skipped, and 60 s past
@@ -38,14 +40,15 @@ record DrillOptions(int threads, int rate, Duration warmup, int keys, Duration h
     Duration down, Duration after, Duration repeatPhase, int killTrials, int hangTrials,
     int fleetNodes,
     long fleetLimit, double fleetOffer, Duration fleetHealthy, Duration fleetOutage,
-    Duration fleetAfter, List<String> scenarios, Path out, Duration budget) {
+    Duration fleetAfter, boolean fleetLeasing, List<String> scenarios, Path out,
+    Duration budget) {
 
   static final String USAGE = """
       usage: FailoverDrill [--threads 8] [--rate 5000] [--warmup 3s] [--keys 4096]
           [--healthy 3s] [--down 3s] [--after 3s] [--repeat-phase 1s]
           [--kill-trials 5] [--hang-trials 3]
           [--fleet-nodes 4] [--fleet-limit 1000] [--fleet-offer 2.0]
-          [--fleet-healthy 3s] [--fleet-outage 4s] [--fleet-after 3s]
+          [--fleet-healthy 3s] [--fleet-outage 4s] [--fleet-after 3s] [--fleet-leasing false]
           [--scenarios kill,hang,fleet] [--out DIR] [--budget 150s]
       durations: 10s, 500ms, 2m or plain seconds""";
 
@@ -66,6 +69,7 @@ record DrillOptions(int threads, int rate, Duration warmup, int keys, Duration h
     Duration fleetHealthy = Duration.ofSeconds(3);
     Duration fleetOutage = Duration.ofSeconds(4);
     Duration fleetAfter = Duration.ofSeconds(3);
+    boolean fleetLeasing = false;
     List<String> scenarios = List.of("kill", "hang", "fleet");
     Path out = null;
     Duration budget = Duration.ofSeconds(150);
@@ -92,6 +96,7 @@ record DrillOptions(int threads, int rate, Duration warmup, int keys, Duration h
         case "--fleet-healthy" -> fleetHealthy = positive(name, value);
         case "--fleet-outage" -> fleetOutage = positive(name, value);
         case "--fleet-after" -> fleetAfter = positive(name, value);
+        case "--fleet-leasing" -> fleetLeasing = bool(name, value);
         case "--scenarios" -> scenarios = scenarios(value);
         case "--out" -> out = Path.of(value);
         case "--budget" -> budget = positive(name, value);
@@ -109,7 +114,16 @@ record DrillOptions(int threads, int rate, Duration warmup, int keys, Duration h
     }
     return new DrillOptions(threads, rate, warmup, keys, healthy, down, after, repeatPhase,
         killTrials, hangTrials, fleetNodes, fleetLimit, fleetOffer, fleetHealthy, fleetOutage,
-        fleetAfter, scenarios, out, budget);
+        fleetAfter, fleetLeasing, scenarios, out, budget);
+  }
+
+  private static boolean bool(String name, String value) {
+    return switch (value) {
+      case "true" -> true;
+      case "false" -> false;
+      default -> throw new IllegalArgumentException(name + ": expected true or false, got "
+          + value);
+    };
   }
 
   private static Duration positive(String name, String value) {

@@ -79,8 +79,9 @@ final class DrillReport {
 
   static String fleetLine(FleetOvershoot.Result f) {
     StringBuilder s = new StringBuilder(String.format(Locale.ROOT,
-        "fleet of %d, limit %,d/s, %,.0f/s offered per node, killed %s:", f.nodes(), f.limit(),
-        f.offeredPerNode(), f.killTargeted() ? "right after a burst" : "untargeted"));
+        "fleet of %d, limit %,d/s%s, %,.0f/s offered per node, killed %s:", f.nodes(),
+        f.limit(), f.leasing() ? " with leasing" : "", f.offeredPerNode(),
+        f.killTargeted() ? "right after a burst" : "untargeted"));
     for (FleetOvershoot.WindowMax w : f.windows()) {
       s.append(String.format(Locale.ROOT, " %s max %,d-%,d (%.2f-%.2f L, bound %,d: %s);",
           w.cls(), w.certainMax(), w.possibleMax(), (double) w.certainMax() / f.limit(),
@@ -154,11 +155,13 @@ final class DrillReport {
     }
     if (fleet != null) {
       s.append(String.format(Locale.ROOT, "## Fleet overshoot%n%n%d nodes at fleetNodes(%d), hot"
-              + " key limit L = %,d per 1 s (10 panes), %,.0f/s offered per node; killed at"
+              + " key limit L = %,d per 1 s (10 panes)%s, %,.0f/s offered per node; killed at"
               + " %.2f s (%s), last node tripped at %.2f s, new server at %.2f s, last node on"
               + " Redis at %.2f s; %d trip(s) after a node's recovery. Windows aligned to the"
               + " 100 ms panes; \"any\" = every 1 s interval (ms steps), for information.%n%n",
-          fleet.nodes(), fleet.nodes(), fleet.limit(), fleet.offeredPerNode(),
+          fleet.nodes(), fleet.nodes(), fleet.limit(),
+          fleet.leasing() ? ", hot-key leasing on (Leasing.defaults())" : "",
+          fleet.offeredPerNode(),
           fleet.killAt() / 1e3, fleet.killTargeted() ? "right after a burst of Redis's"
               + " admissions: the last second held L, the last 100 ms none"
               : "no burst end seen within 3 s: at that point", fleet.lastTripAt() / 1e3,
@@ -266,6 +269,7 @@ final class DrillReport {
     Map<String, Object> m = new LinkedHashMap<>();
     m.put("nodes", f.nodes());
     m.put("limitPerSecond", f.limit());
+    m.put("leasing", f.leasing());
     m.put("offeredPerNodePerSecond", f.offeredPerNode());
     m.put("killAtMillis", f.killAt());
     m.put("killRightAfterABurst", f.killTargeted());

@@ -246,7 +246,8 @@ final class DrillSummary {
         if (w.cls().equals("outage") || w.cls().equals("trip edge")) {
           String verdict = w.alignedWindows() == 0 ? "missed (no window)" : w.withinBound() ? "met"
               : w.beyondBound() ? "missed" : "undecided (within the stamps' uncertainty)";
-          goals.add(new Goal("fleet of " + fleet.nodes() + ": admitted per 1 s window, " + w.cls(),
+          goals.add(new Goal("fleet of " + fleet.nodes()
+              + (fleet.leasing() ? " with leasing" : "") + ": admitted per 1 s window, " + w.cls(),
               String.format(Locale.ROOT, "<= %,d (%s)", w.bound(),
                   w.cls().equals("outage") ? "L" : "2L"),
               String.format(Locale.ROOT, "max %,d-%,d = %.2f-%.2f L over %d windows",

@@ -3,7 +3,9 @@ package io.windowpane.bench.failover;
 import io.windowpane.Decision;
 import io.windowpane.Failover;
 import io.windowpane.Failover.Health;
+import io.windowpane.Leasing;
 import io.windowpane.Limit;
+import io.windowpane.Quota;
 import io.windowpane.RateLimiter;
 import io.windowpane.WindowSpec;
 import io.windowpane.Windowpane;
@@ -116,7 +118,8 @@ final class FleetOvershoot {
    * the fleet's admissions per 100 ms pane from there, and {@code byLocal} those the local
    * fallbacks gave.
    */
-  record Result(int nodes, long limit, double offeredPerNode, long killAt, long[] tripAt,
+  record Result(int nodes, long limit, boolean leasing, double offeredPerNode, long killAt,
+      long[] tripAt,
       long restartAt, long[] recoveredAt, long stopAt, List<WindowMax> windows, long[] admitted,
       long[] byLocal, long decisions, long errors, String firstError,
       List<List<Map<String, Object>>> transitions, boolean killTargeted) {
@@ -217,7 +220,9 @@ final class FleetOvershoot {
         Failover chain = Failover.chain(redis, Windowpane.localBuilder().buildEngine())
             .fleetNodes(n).listener(node).build();
         Windowpane wp = FaultTrial.closing(open, Windowpane.using(chain));
-        node.limiter = wp.limiter("drill-" + runId + "-fleet", hot);
+        Quota quota = o.fleetLeasing() ? Quota.of(hot).withLeasing(Leasing.defaults())
+            : Quota.of(hot);
+        node.limiter = wp.limiter("drill-" + runId + "-fleet", quota);
         nodes.add(node);
       }
       long originMillis = System.currentTimeMillis();
@@ -260,7 +265,7 @@ final class FleetOvershoot {
         }
       }
       long stopAt = System.currentTimeMillis() - originMillis;
-      return analyse(nodes, n, limit, perNode, originMillis, killAt, restartAt, stopAt,
+      return analyse(nodes, n, limit, o.fleetLeasing(), perNode, originMillis, killAt, restartAt, stopAt,
           killTargeted);
     } finally {
       FaultTrial.closeAll(open);
@@ -330,7 +335,8 @@ final class FleetOvershoot {
     }
   }
 
-  private static Result analyse(List<Node> nodes, int n, long limit, double perNode,
+  private static Result analyse(List<Node> nodes, int n, long limit, boolean leasing,
+      double perNode,
       long originMillis, long killAt, long restartAt, long stopAt, boolean killTargeted) {
     int span = (int) stopAt + 2;
     long[] p0 = new long[span + 1]; // counts by "before" ms, then prefix sums
@@ -430,8 +436,8 @@ final class FleetOvershoot {
       }
       transitions.add(list);
     }
-    return new Result(n, limit, perNode, killAt, tripAt, restartAt, recoveredAt, stopAt, windows,
-        perPane, localPerPane, decisions, errors, firstError, transitions, killTargeted);
+    return new Result(n, limit, leasing, perNode, killAt, tripAt, restartAt, recoveredAt, stopAt,
+        windows, perPane, localPerPane, decisions, errors, firstError, transitions, killTargeted);
   }
 
   /** The class of the window {@code [start, end)}: see the design note. */
