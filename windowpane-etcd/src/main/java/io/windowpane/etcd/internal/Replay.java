@@ -31,6 +31,19 @@ abstract class Replay extends Pending<Void> {
     this.id = Doc.replayId(replayId);
   }
 
+  private static final java.util.regex.Pattern ID =
+      java.util.regex.Pattern.compile("[A-Za-z0-9_.:-]{1,64}");
+
+  /**
+   * The refusal of a malformed {@code replayId} (the SPI allows 1 to 64 characters of
+   * {@code [A-Za-z0-9_.:-]}), or null if it is well formed.
+   */
+  static IllegalArgumentException checkId(String replayId) {
+    return replayId != null && ID.matcher(replayId).matches() ? null
+        : new IllegalArgumentException(
+            "replayId must be 1 to 64 characters of [A-Za-z0-9_.:-], was " + replayId);
+  }
+
   /**
    * Records the events at {@code at} into the windows of {@code doc} that hold it at effective
    * time {@code eff} ({@code at <= eff}); returns whether any did.

@@ -126,6 +126,18 @@ final class ChaosSeam implements EtcdSeam {
   }
 
   @Override
+  public synchronized CompletableFuture<List<Snapshot>> getAll(List<byte[]> keys) {
+    return CompletableFuture.failedFuture(new UnsupportedOperationException("no multi-key reads"));
+  }
+
+  @Override
+  public synchronized CompletableFuture<List<Snapshot>> compareAndPutAll(List<byte[]> keys,
+      long[] expected, List<byte[]> values, long leaseId) {
+    return CompletableFuture.failedFuture(
+        new UnsupportedOperationException("no multi-key transactions"));
+  }
+
+  @Override
   public synchronized CompletableFuture<Snapshot> compareAndDelete(byte[] key, long expected) {
     return CompletableFuture.failedFuture(new UnsupportedOperationException("no deletes"));
   }

@@ -4,8 +4,9 @@ import java.util.concurrent.CompletableFuture;
 
 /**
  * A {@link MemorySeam} whose next writes land but whose answers are lost: a test sets
- * {@link #loseAnswers} and that many compare-and-put or compare-and-delete calls apply their
- * write, then fail as a dropped connection would ({@link SeamException.Kind#TRANSIENT}).
+ * {@link #loseAnswers} and that many compare-and-put, compare-and-delete or multi-key
+ * compare-and-put calls apply their write, then fail as a dropped connection would
+ * ({@link SeamException.Kind#TRANSIENT}).
  */
 final class LosingSeam implements EtcdSeam {
 
@@ -32,6 +33,18 @@ final class LosingSeam implements EtcdSeam {
   public CompletableFuture<Snapshot> compareAndPut(byte[] key, long expectedModRevision,
       byte[] value, long leaseId) {
     return maybeLost(memory.compareAndPut(key, expectedModRevision, value, leaseId));
+  }
+
+  @Override
+  public CompletableFuture<java.util.List<Snapshot>> getAll(java.util.List<byte[]> keys) {
+    return memory.getAll(keys);
+  }
+
+  @Override
+  public CompletableFuture<java.util.List<Snapshot>> compareAndPutAll(
+      java.util.List<byte[]> keys, long[] expected, java.util.List<byte[]> values,
+      long leaseId) {
+    return maybeLost(memory.compareAndPutAll(keys, expected, values, leaseId));
   }
 
   @Override
