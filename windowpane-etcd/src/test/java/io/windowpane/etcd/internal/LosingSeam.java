@@ -13,6 +13,8 @@ final class LosingSeam implements EtcdSeam {
   final MemorySeam memory = new MemorySeam();
   volatile int loseAnswers;
   volatile int writes;
+  /** Runs once, before the next multi-key compare-and-put (another writer's turn). */
+  volatile Runnable beforeMultiKeyWrite;
 
   private <T> CompletableFuture<T> maybeLost(CompletableFuture<T> answer) {
     writes++;
@@ -44,6 +46,11 @@ final class LosingSeam implements EtcdSeam {
   public CompletableFuture<java.util.List<Snapshot>> compareAndPutAll(
       java.util.List<byte[]> keys, long[] expected, java.util.List<byte[]> values,
       long leaseId) {
+    Runnable before = beforeMultiKeyWrite;
+    beforeMultiKeyWrite = null;
+    if (before != null) {
+      before.run();
+    }
     return maybeLost(memory.compareAndPutAll(keys, expected, values, leaseId));
   }
 

@@ -19,8 +19,11 @@ final class MemorySeam implements EtcdSeam {
   private long revision = 1;
   int watchesStarted;
   int progressRequests;
+  /** As etcd's --max-txn-ops: multi-key calls over more keys are refused. */
+  int maxTxnOps = 128;
   int multiKeyReads;
   int multiKeyWrites;
+  int largestMultiKeyWriteBytes;
 
   private static String k(byte[] key) {
     return new String(key, java.nio.charset.StandardCharsets.UTF_8);
@@ -62,6 +65,10 @@ final class MemorySeam implements EtcdSeam {
 
   @Override
   public synchronized CompletableFuture<List<Snapshot>> getAll(List<byte[]> keys) {
+    if (keys.size() > maxTxnOps) {
+      return CompletableFuture.failedFuture(new SeamException(SeamException.Kind.REFUSED,
+          "etcdserver: too many operations in txn request", null));
+    }
     List<Snapshot> out = new ArrayList<>();
     for (byte[] key : keys) {
       out.add(get(key).join());
@@ -77,6 +84,15 @@ final class MemorySeam implements EtcdSeam {
     List<Snapshot> out = new ArrayList<>();
     synchronized (this) {
       multiKeyWrites++;
+      if (keys.size() > maxTxnOps) {
+        return CompletableFuture.failedFuture(new SeamException(SeamException.Kind.REFUSED,
+            "etcdserver: too many operations in txn request", null));
+      }
+      int bytes = 0;
+      for (byte[] v : values) {
+        bytes += v.length;
+      }
+      largestMultiKeyWriteBytes = Math.max(largestMultiKeyWriteBytes, bytes);
       boolean held = true;
       for (int i = 0; i < keys.size(); i++) {
         Snapshot s = keys(keys.get(i));
