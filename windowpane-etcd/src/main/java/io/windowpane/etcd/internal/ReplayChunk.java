@@ -128,7 +128,6 @@ final class ReplayChunk {
       byKey.computeIfAbsent(b.key(), k -> new Key(k, lanes.etcdKey(k))).replays.add(r);
       answers[i] = r.future;
     }
-    lanes.ctx.operations.add(batches.size());
     List<Key> keys = new ArrayList<>(byKey.values());
     for (int from = 0; from < keys.size(); from += lanes.ctx.maxTxnOps) {
       chunk.read(new Group(new ArrayList<>(keys.subList(from,
@@ -295,15 +294,18 @@ final class ReplayChunk {
     return true;
   }
 
+  /** Completes the key's batches with their answers (operations decided here are counted). */
   private void answer(Key k) {
+    ctx.operations.add(k.replays.size());
     k.replays.forEach(Pending::complete);
   }
 
-  private static void fail(Key k, RuntimeException failure) {
+  private void fail(Key k, RuntimeException failure) {
+    ctx.operations.add(k.replays.size());
     k.replays.forEach(r -> r.future.completeExceptionally(failure));
   }
 
-  /** Sends the key's batches through its lane, as replayAsync would. */
+  /** Sends the key's batches through its lane, as replayAsync would (the lane counts them). */
   private void handOver(Key k) {
     k.replays.forEach(r -> lanes.submit(k.key, r));
   }
