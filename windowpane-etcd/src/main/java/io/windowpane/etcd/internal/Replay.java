@@ -6,7 +6,9 @@ package io.windowpane.etcd.internal;
  *
  * A replay is one more kind of Pending on the key's lane, so it is coalesced with the key's other
  * operations and lands through the same compare-and-swap transaction, with the same lost-answer
- * handling (a write is never applied twice). It happened at t = min(atMillis, the caller's clock
+ * handling (a write is never applied twice). Many replays of one store in one call
+ * (replayAllAsync) are decided the same way, per key in call order, by a ReplayChunk: one
+ * transaction for the keys of many replays. It happened at t = min(atMillis, the caller's clock
  * reading), which may lie behind the key's time: each window records it into the position of t
  * (its pane, its log entry) if the window, at the operation's effective time, still holds t, and
  * drops it otherwise (the future completes normally either way). A window whose newest position
