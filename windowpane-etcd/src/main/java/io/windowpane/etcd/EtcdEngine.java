@@ -127,9 +127,13 @@ public final class EtcdEngine implements Engine {
   /**
    * True: counters, limiters and statistics take replayed events. Each replay joins its key's
    * lane like any other operation and lands in the same compare-and-swap transaction, into the
-   * pane or log position of its time; the key remembers the ids of its last 128 replays for {@code W + r}
-   * of its time (hashed, in the key's value), so a replay sent again within both bounds changes
-   * nothing. See {@code docs/etcd.md}.
+   * pane or log position of its time; the key remembers the ids of its last 1,024 replays for
+   * {@code W + r} of its time (hashed, in the key's value), so a replay sent again within both
+   * bounds changes nothing. A chunk of replays ({@code replayAllAsync}) reads its keys in one
+   * transaction and writes them in one compare-and-swap transaction on all their mod revisions
+   * (more when it touches over {@link Builder#maxTxnOps} keys or values over
+   * {@link Builder#maxValueBytes} in all); keys that live calls wrote meanwhile go through their
+   * lanes instead. See {@code docs/etcd.md}.
    */
   @Override
   public boolean replays() {
@@ -170,6 +174,7 @@ public final class EtcdEngine implements Engine {
     private Duration backoffMax = Duration.ofMillis(200);
     private int maxValueBytes = 1_500_000;
     private long cacheStalenessMillis;
+    private int maxTxnOps = Context.DEFAULT_MAX_TXN_OPS;
 
     private Builder() {}
 
@@ -289,6 +294,20 @@ public final class EtcdEngine implements Engine {
     }
 
     /**
+     * The most keys one transaction may touch (default 128, etcd's default
+     * {@code --max-txn-ops}; 1 to 10,000): set it to the etcd members' {@code --max-txn-ops}
+     * if that is lower. A replay of many batches ({@code replayAllAsync}) reads and writes its
+     * keys this many at a time (one compare, one put and one read per key).
+     */
+    public Builder maxTxnOps(int ops) {
+      if (ops < 1 || ops > 10_000) {
+        throw new IllegalArgumentException("maxTxnOps must be in [1, 10000], was " + ops);
+      }
+      this.maxTxnOps = ops;
+      return this;
+    }
+
+    /**
      * Serves counters' {@code count} from a local cache fed by one etcd watch per counter, when
      * etcd confirmed the watch's progress within {@code maxStaleness} (10 ms to 1 min; asked for
      * every maxStaleness / 4): a cached count reflects every write etcd committed up to a
@@ -344,7 +363,7 @@ public final class EtcdEngine implements Engine {
       EtcdSeam seam = JetcdSeam.connect(endpoints, connectTimeout, user, password);
       Context ctx = new Context(seam, clock, namespace, timeout.toMillis(),
           expiryGrace.toMillis(), conflictRetries, backoffBase.toMillis(), backoffMax.toMillis(),
-          maxValueBytes, cacheStalenessMillis);
+          maxValueBytes, cacheStalenessMillis, maxTxnOps);
       return new EtcdEngine(ctx, seam, namespace);
     }
   }

@@ -28,6 +28,10 @@ class EtcdEngineBuilderTest {
         .hasMessageContaining("backoff base must be in [1 ms, 10 ms], was PT0.05S");
     assertThatThrownBy(() -> b.maxValueBytes(100)).isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("maxValueBytes must be in [1024, 67108864], was 100");
+    assertThatThrownBy(() -> b.maxTxnOps(0)).isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("maxTxnOps must be in [1, 10000], was 0");
+    assertThatThrownBy(() -> b.maxTxnOps(10_001)).isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("maxTxnOps must be in [1, 10000], was 10001");
     assertThatThrownBy(() -> b.namespace("a/b")).isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("namespace must be 1 to 64 characters of [A-Za-z0-9_.:-], was a/b");
     assertThatThrownBy(() -> b.cachedCounts(Duration.ofMillis(5)))

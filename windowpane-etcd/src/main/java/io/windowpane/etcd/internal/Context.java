@@ -40,10 +40,25 @@ public final class Context implements AutoCloseable {
   final LongAdder exhausted = new LongAdder();
   final LongAdder lostAnswers = new LongAdder();
 
+  /** etcd's default {@code --max-txn-ops}: the most compares, or puts, or reads in one txn. */
+  public static final int DEFAULT_MAX_TXN_OPS = 128;
+
+  /** The most keys one multi-key transaction touches (see ReplayChunk). */
+  final int maxTxnOps;
+
+  /** A context whose multi-key transactions stay within etcd's default {@code --max-txn-ops}. */
   public Context(EtcdSeam seam, MillisClock clock, String namespace, long timeoutMillis,
       long graceMillis, int conflictRetries, long backoffBaseMillis, long backoffMaxMillis,
       int maxValueBytes, long cacheStalenessMillis) {
+    this(seam, clock, namespace, timeoutMillis, graceMillis, conflictRetries, backoffBaseMillis,
+        backoffMaxMillis, maxValueBytes, cacheStalenessMillis, DEFAULT_MAX_TXN_OPS);
+  }
+
+  public Context(EtcdSeam seam, MillisClock clock, String namespace, long timeoutMillis,
+      long graceMillis, int conflictRetries, long backoffBaseMillis, long backoffMaxMillis,
+      int maxValueBytes, long cacheStalenessMillis, int maxTxnOps) {
     this.seam = seam;
+    this.maxTxnOps = maxTxnOps;
     this.clock = clock;
     this.namespace = namespace;
     this.timeoutMillis = timeoutMillis;

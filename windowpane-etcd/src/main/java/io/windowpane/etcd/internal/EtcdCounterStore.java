@@ -2,6 +2,7 @@ package io.windowpane.etcd.internal;
 
 import io.windowpane.WindowSpec;
 import io.windowpane.spi.CounterStore;
+import io.windowpane.spi.ReplayBatch;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
@@ -60,15 +61,35 @@ final class EtcdCounterStore implements CounterStore {
     });
   }
 
-  /** Records {@code n} events at {@code atMillis} (see {@link Replay}). */
-  @Override
-  public CompletionStage<Void> replayAsync(String key, long n, long atMillis, String replayId) {
-    return lanes.submit(key, new Replay(lanes.now(), lanes.deadline(), atMillis, replayId) {
+  /** {@code n} events at {@code atMillis} (see {@link Replay}), at clock reading {@code now}. */
+  private static Replay replay(long now, long deadlineNanos, long n, long atMillis,
+      String replayId) {
+    return new Replay(now, deadlineNanos, atMillis, replayId) {
       @Override
       boolean record(Doc doc, long at, long eff) {
         return window(doc).replay(eff, at, n);
       }
-    });
+    };
+  }
+
+  /** Records {@code n} events at {@code atMillis} (see {@link Replay}). */
+  @Override
+  public CompletionStage<Void> replayAsync(String key, long n, long atMillis, String replayId) {
+    IllegalArgumentException bad = Replay.checkId(replayId);
+    if (bad != null) {
+      return CompletableFuture.failedFuture(bad);
+    }
+    return lanes.submit(key, replay(lanes.now(), lanes.deadline(), n, atMillis, replayId));
+  }
+
+  /**
+   * Records each batch as {@link #replayAsync} would, in as few etcd transactions as etcd
+   * allows (see {@link ReplayChunk}).
+   */
+  @Override
+  public CompletionStage<Void> replayAllAsync(List<ReplayBatch> batches) {
+    return ReplayChunk.replay(lanes, batches, (b, now, deadline) ->
+        replay(now, deadline, b.count(), b.atMillis(), b.replayId()));
   }
 
   @Override

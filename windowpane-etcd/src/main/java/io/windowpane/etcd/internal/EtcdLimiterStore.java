@@ -5,6 +5,7 @@ import io.windowpane.Limit;
 import io.windowpane.Quota;
 import io.windowpane.spi.Grant;
 import io.windowpane.spi.LimiterStore;
+import io.windowpane.spi.ReplayBatch;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -100,7 +101,27 @@ final class EtcdLimiterStore implements LimiterStore {
   @Override
   public CompletionStage<Void> replayAsync(String key, long permits, long atMillis,
       String replayId) {
-    return lanes.submit(key, new Replay(lanes.now(), lanes.deadline(), atMillis, replayId) {
+    IllegalArgumentException bad = Replay.checkId(replayId);
+    if (bad != null) {
+      return CompletableFuture.failedFuture(bad);
+    }
+    return lanes.submit(key, replay(lanes.now(), lanes.deadline(), permits, atMillis, replayId));
+  }
+
+  /**
+   * Records each batch as {@link #replayAsync} would, in as few etcd transactions as etcd
+   * allows (see {@link ReplayChunk}).
+   */
+  @Override
+  public CompletionStage<Void> replayAllAsync(List<ReplayBatch> batches) {
+    return ReplayChunk.replay(lanes, batches, (b, now, deadline) ->
+        replay(now, deadline, b.count(), b.atMillis(), b.replayId()));
+  }
+
+  /** {@code permits} taken at {@code atMillis}, at clock reading {@code now}. */
+  private static Replay replay(long now, long deadlineNanos, long permits, long atMillis,
+      String replayId) {
+    return new Replay(now, deadlineNanos, atMillis, replayId) {
       @Override
       boolean record(Doc doc, long at, long eff) {
         boolean any = false;
@@ -109,7 +130,7 @@ final class EtcdLimiterStore implements LimiterStore {
         }
         return any;
       }
-    });
+    };
   }
 
   /**

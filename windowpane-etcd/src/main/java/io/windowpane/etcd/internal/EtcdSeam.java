@@ -1,5 +1,6 @@
 package io.windowpane.etcd.internal;
 
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
 /**
@@ -20,6 +21,25 @@ public interface EtcdSeam extends AutoCloseable {
    */
   CompletableFuture<Snapshot> compareAndPut(byte[] key, long expectedModRevision, byte[] value,
       long leaseId);
+
+  /**
+   * A linearizable read of {@code keys} in one transaction (no compares, one range per key), all
+   * as of the same revision; answers in the order of {@code keys}. At most etcd's
+   * {@code --max-txn-ops} keys.
+   */
+  CompletableFuture<List<Snapshot>> getAll(List<byte[]> keys);
+
+  /**
+   * One transaction over several distinct keys: if the mod revision of every {@code keys[i]} is
+   * {@code expectedModRevisions[i]} (0: absent), put each {@code values[i]} (non-null) with
+   * {@code leaseId}, else read the mod revision of every key (no values). All or nothing: the
+   * puts land together or none does. Answers in the order of {@code keys}: after the puts each
+   * key's value and new mod revision, succeeded; after a failed compare each key's mod revision
+   * (0: absent) with a null value, not succeeded. At most etcd's {@code --max-txn-ops} keys (it
+   * counts compares, puts and reads each on their own, so one per key).
+   */
+  CompletableFuture<List<Snapshot>> compareAndPutAll(List<byte[]> keys,
+      long[] expectedModRevisions, List<byte[]> values, long leaseId);
 
   /**
    * One transaction: if {@code key}'s mod revision is {@code expectedModRevision}, delete it,

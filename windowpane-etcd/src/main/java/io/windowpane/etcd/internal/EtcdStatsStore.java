@@ -3,6 +3,7 @@ package io.windowpane.etcd.internal;
 import io.windowpane.StatsSpec;
 import io.windowpane.Summary;
 import io.windowpane.WindowSpec;
+import io.windowpane.spi.ReplayBatch;
 import io.windowpane.spi.StatsStore;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -54,13 +55,33 @@ final class EtcdStatsStore implements StatsStore {
   @Override
   public CompletionStage<Void> replayAsync(String key, double[] values, long atMillis,
       String replayId) {
-    return lanes.submit(key, new Replay(lanes.now(), lanes.deadline(), atMillis, replayId) {
+    IllegalArgumentException bad = Replay.checkId(replayId);
+    if (bad != null) {
+      return CompletableFuture.failedFuture(bad);
+    }
+    return lanes.submit(key, replay(lanes.now(), lanes.deadline(), values, atMillis, replayId));
+  }
+
+  /**
+   * Records each batch's values as {@link #replayAsync} would, in as few etcd transactions as
+   * etcd allows (see {@link ReplayChunk}); a batch an exact window refuses fails alone.
+   */
+  @Override
+  public CompletionStage<Void> replayAllAsync(List<ReplayBatch> batches) {
+    return ReplayChunk.replay(lanes, batches, (b, now, deadline) ->
+        replay(now, deadline, b.values(), b.atMillis(), b.replayId()));
+  }
+
+  /** {@code values} observed at {@code atMillis}, at clock reading {@code now}. */
+  private static Replay replay(long now, long deadlineNanos, double[] values, long atMillis,
+      String replayId) {
+    return new Replay(now, deadlineNanos, atMillis, replayId) {
       @Override
       boolean record(Doc doc, long at, long eff) {
         return doc.body instanceof ExactState ? ((ExactState) doc.body).replay(eff, at, values)
             : ((HistogramState) doc.body).replay(eff, at, values);
       }
-    });
+    };
   }
 
   @Override

@@ -18,6 +18,7 @@ import io.etcd.jetcd.options.WatchOption;
 import io.etcd.jetcd.watch.WatchEvent;
 import io.etcd.jetcd.watch.WatchResponse;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -83,6 +84,56 @@ public final class JetcdSeam implements EtcdSeam {
       }
       return snapshot(r.getGetResponses().get(0), false);
     }));
+  }
+
+  @Override
+  public CompletableFuture<List<Snapshot>> getAll(List<byte[]> keys) {
+    Op[] gets = new Op[keys.size()];
+    for (int i = 0; i < gets.length; i++) {
+      gets[i] = Op.get(ByteSequence.from(keys.get(i)), GetOption.DEFAULT);
+    }
+    return classified(kv.txn().Then(gets).commit().thenApply((TxnResponse r) -> {
+      List<GetResponse> answers = r.getGetResponses();
+      List<Snapshot> out = new ArrayList<>(answers.size());
+      for (GetResponse g : answers) {
+        out.add(snapshot(g, true));
+      }
+      return out;
+    }));
+  }
+
+  @Override
+  public CompletableFuture<List<Snapshot>> compareAndPutAll(List<byte[]> keys,
+      long[] expectedModRevisions, List<byte[]> values, long leaseId) {
+    int n = keys.size();
+    Cmp[] compares = new Cmp[n];
+    Op[] puts = new Op[n];
+    Op[] reads = new Op[n];
+    PutOption withLease = PutOption.builder().withLeaseId(leaseId).build();
+    GetOption revisionOnly = GetOption.builder().withKeysOnly(true).build();
+    for (int i = 0; i < n; i++) {
+      ByteSequence k = ByteSequence.from(keys.get(i));
+      compares[i] = new Cmp(k, Cmp.Op.EQUAL, CmpTarget.modRevision(expectedModRevisions[i]));
+      puts[i] = Op.put(k, ByteSequence.from(values.get(i)), withLease);
+      reads[i] = Op.get(k, revisionOnly);
+    }
+    return classified(kv.txn().If(compares).Then(puts).Else(reads).commit()
+        .thenApply((TxnResponse r) -> {
+          long revision = r.getHeader().getRevision();
+          List<Snapshot> out = new ArrayList<>(n);
+          if (r.isSucceeded()) {
+            for (int i = 0; i < n; i++) { // every put's revision is the transaction's
+              out.add(new Snapshot(values.get(i), revision, true, revision));
+            }
+            return out;
+          }
+          for (GetResponse g : r.getGetResponses()) {
+            List<KeyValue> kvs = g.getKvs();
+            out.add(new Snapshot(null, kvs.isEmpty() ? 0 : kvs.get(0).getModRevision(), false,
+                revision));
+          }
+          return out;
+        }));
   }
 
   @Override

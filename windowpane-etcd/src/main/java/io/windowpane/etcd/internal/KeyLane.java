@@ -1,6 +1,5 @@
 package io.windowpane.etcd.internal;
 
-import io.windowpane.CapacityExceededException;
 import io.windowpane.WindowpaneException;
 import io.windowpane.WindowpaneTimeoutException;
 import java.util.ArrayList;
@@ -240,16 +239,7 @@ final class KeyLane {
           contendedUntilNanos = System.nanoTime() + CONTENDED_NANOS; // another process wrote
         }
         for (Pending<?> p : batch) {
-          p.refusal = null;
-          long eff = doc.effective(p.now);
-          try {
-            if (p.apply(doc, eff)) {
-              doc.recorded(eff, p.eventTime(eff));
-              changed = true;
-            }
-          } catch (CapacityExceededException full) {
-            p.refusal = full;
-          }
+          changed |= p.decide(doc);
         }
       } catch (RuntimeException bad) {
         finish(bad instanceof WindowpaneException ? bad : new WindowpaneException("etcd: key '"

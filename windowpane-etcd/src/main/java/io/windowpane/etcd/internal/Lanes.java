@@ -51,10 +51,14 @@ final class Lanes {
     return new Doc(bodies.get(), expiryMillis);
   }
 
+  /** The etcd key holding {@code key}'s state. */
+  byte[] etcdKey(String key) {
+    return (prefix + key).getBytes(StandardCharsets.UTF_8);
+  }
+
   /** Queues {@code p} on {@code key}'s lane; its future completes when it is decided. */
   <R> CompletableFuture<R> submit(String key, Pending<R> p) {
-    lanes.computeIfAbsent(key, k -> new KeyLane(this, k,
-        (prefix + k).getBytes(StandardCharsets.UTF_8))).submit(p);
+    lanes.computeIfAbsent(key, k -> new KeyLane(this, k, etcdKey(k))).submit(p);
     return p.future;
   }
 

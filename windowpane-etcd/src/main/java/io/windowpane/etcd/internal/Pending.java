@@ -30,6 +30,27 @@ abstract class Pending<R> {
   abstract boolean apply(Doc doc, long eff);
 
   /**
+   * Applies the operation to {@code doc} at its effective time (the later of {@link #now} and
+   * the key's time) and notes what it recorded in the key's time and expiry; a
+   * {@link io.windowpane.CapacityExceededException} becomes {@link #refusal}, with nothing
+   * recorded. Returns whether it recorded anything. What a key's lane and a chunk of replays
+   * (see ReplayChunk) both do for each operation, in order, on their decoded copy of the key.
+   */
+  final boolean decide(Doc doc) {
+    refusal = null;
+    long eff = doc.effective(now);
+    try {
+      if (apply(doc, eff)) {
+        doc.recorded(eff, eventTime(eff));
+        return true;
+      }
+    } catch (io.windowpane.CapacityExceededException full) {
+      refusal = full;
+    }
+    return false;
+  }
+
+  /**
    * When the events {@link #apply} recorded at effective time {@code eff} happened: {@code eff}
    * itself, except for a {@link Replay}.
    */

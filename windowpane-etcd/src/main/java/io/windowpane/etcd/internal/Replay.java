@@ -6,7 +6,9 @@ package io.windowpane.etcd.internal;
  *
  * A replay is one more kind of Pending on the key's lane, so it is coalesced with the key's other
  * operations and lands through the same compare-and-swap transaction, with the same lost-answer
- * handling (a write is never applied twice). It happened at t = min(atMillis, the caller's clock
+ * handling (a write is never applied twice). Many replays of one store in one call
+ * (replayAllAsync) are decided the same way, per key in call order, by a ReplayChunk: one
+ * transaction for the keys of many replays. It happened at t = min(atMillis, the caller's clock
  * reading), which may lie behind the key's time: each window records it into the position of t
  * (its pane, its log entry) if the window, at the operation's effective time, still holds t, and
  * drops it otherwise (the future completes normally either way). A window whose newest position
@@ -29,6 +31,19 @@ abstract class Replay extends Pending<Void> {
     super(now, deadlineNanos);
     this.at = Math.min(atMillis, now);
     this.id = Doc.replayId(replayId);
+  }
+
+  private static final java.util.regex.Pattern ID =
+      java.util.regex.Pattern.compile("[A-Za-z0-9_.:-]{1,64}");
+
+  /**
+   * The refusal of a malformed {@code replayId} (the SPI allows 1 to 64 characters of
+   * {@code [A-Za-z0-9_.:-]}), or null if it is well formed.
+   */
+  static IllegalArgumentException checkId(String replayId) {
+    return replayId != null && ID.matcher(replayId).matches() ? null
+        : new IllegalArgumentException(
+            "replayId must be 1 to 64 characters of [A-Za-z0-9_.:-], was " + replayId);
   }
 
   /**

@@ -12,7 +12,8 @@ import java.util.concurrent.CompletableFuture;
  * An in-memory {@link EtcdSeam} that loses answers the ways a cluster losing its leader does,
  * chosen by a seeded random: a write lands and its answer is lost; a write is lost before it
  * lands; a write stays in flight and lands (if its compare still holds) at a later call, after
- * its caller was told it failed; a read fails. It keeps the key's history, so
+ * its caller was told it failed; a read fails. Multi-key reads and writes fail the same ways,
+ * a multi-key write landing all or nothing. It keeps the key's history, so
  * {@link #firstChangeAfter} answers like etcd's watch from a revision. Faults stop when
  * {@link #calm} is set. Synchronized; answers complete at once.
  */
@@ -20,7 +21,8 @@ final class ChaosSeam implements EtcdSeam {
 
   private record Change(String key, Snapshot snap) {}
 
-  private record InFlight(String key, long expected, byte[] value) {}
+  /** A write still in flight: one key, or several put all or nothing. */
+  private record InFlight(List<String> keys, long[] expected, List<byte[]> values) {}
 
   private final Map<String, Snapshot> keys = new HashMap<>();
   private final List<Change> history = new ArrayList<>();
@@ -57,7 +59,7 @@ final class ChaosSeam implements EtcdSeam {
     for (int i = 0; i < inFlight.size(); ) {
       if (calm || random.nextBoolean()) {
         InFlight w = inFlight.remove(i);
-        if (apply(w.key, w.expected, w.value) != null) {
+        if (applyAll(w.keys, w.expected, w.values) != null) {
           landedLate++;
         }
       } else {
@@ -117,12 +119,80 @@ final class ChaosSeam implements EtcdSeam {
           }
           return lost("write landed, answer lost");
         default:
-          inFlight.add(new InFlight(name, expected, Arrays.copyOf(value, value.length)));
+          inFlight.add(new InFlight(List.of(name), new long[] {expected},
+              List.of(Arrays.copyOf(value, value.length))));
           return lost("write still in flight");
       }
     }
     Snapshot out = apply(name, expected, value);
     return CompletableFuture.completedFuture(out != null ? out : current(name, false));
+  }
+
+  @Override
+  public synchronized CompletableFuture<List<Snapshot>> getAll(List<byte[]> keys) {
+    landSome();
+    if (fault()) {
+      readsFailed++;
+      return lost("multi-key read: no leader");
+    }
+    List<Snapshot> out = new ArrayList<>();
+    for (byte[] key : keys) {
+      out.add(current(k(key), true));
+    }
+    return CompletableFuture.completedFuture(out);
+  }
+
+  @Override
+  public synchronized CompletableFuture<List<Snapshot>> compareAndPutAll(List<byte[]> keys,
+      long[] expected, List<byte[]> values, long leaseId) {
+    landSome();
+    List<String> names = new ArrayList<>();
+    List<byte[]> copies = new ArrayList<>();
+    for (int i = 0; i < keys.size(); i++) {
+      names.add(k(keys.get(i)));
+      copies.add(Arrays.copyOf(values.get(i), values.get(i).length));
+    }
+    if (fault()) {
+      switch (random.nextInt(3)) {
+        case 0:
+          lostBeforeLanding++;
+          return lost("multi-key write lost before it landed");
+        case 1:
+          if (applyAll(names, expected, copies) != null) {
+            landedLost++;
+          }
+          return lost("multi-key write landed, answer lost");
+        default:
+          inFlight.add(new InFlight(names, expected.clone(), copies));
+          return lost("multi-key write still in flight");
+      }
+    }
+    List<Snapshot> out = applyAll(names, expected, copies);
+    if (out == null) {
+      out = new ArrayList<>();
+      for (String name : names) {
+        out.add(new Snapshot(null, current(name, false).modRevision, false, revision));
+      }
+    }
+    return CompletableFuture.completedFuture(out);
+  }
+
+  /** Puts every value if every key's mod revision is as expected, at one revision; else null. */
+  private List<Snapshot> applyAll(List<String> names, long[] expected, List<byte[]> values) {
+    for (int i = 0; i < names.size(); i++) {
+      if (current(names.get(i), true).modRevision != expected[i]) {
+        return null;
+      }
+    }
+    revision++;
+    List<Snapshot> out = new ArrayList<>();
+    for (int i = 0; i < names.size(); i++) {
+      Snapshot put = new Snapshot(values.get(i), revision, true, revision);
+      keys.put(names.get(i), put);
+      history.add(new Change(names.get(i), put));
+      out.add(put);
+    }
+    return out;
   }
 
   @Override

@@ -4,14 +4,17 @@ import java.util.concurrent.CompletableFuture;
 
 /**
  * A {@link MemorySeam} whose next writes land but whose answers are lost: a test sets
- * {@link #loseAnswers} and that many compare-and-put or compare-and-delete calls apply their
- * write, then fail as a dropped connection would ({@link SeamException.Kind#TRANSIENT}).
+ * {@link #loseAnswers} and that many compare-and-put, compare-and-delete or multi-key
+ * compare-and-put calls apply their write, then fail as a dropped connection would
+ * ({@link SeamException.Kind#TRANSIENT}).
  */
 final class LosingSeam implements EtcdSeam {
 
   final MemorySeam memory = new MemorySeam();
   volatile int loseAnswers;
   volatile int writes;
+  /** Runs once, before the next multi-key compare-and-put (another writer's turn). */
+  volatile Runnable beforeMultiKeyWrite;
 
   private <T> CompletableFuture<T> maybeLost(CompletableFuture<T> answer) {
     writes++;
@@ -32,6 +35,23 @@ final class LosingSeam implements EtcdSeam {
   public CompletableFuture<Snapshot> compareAndPut(byte[] key, long expectedModRevision,
       byte[] value, long leaseId) {
     return maybeLost(memory.compareAndPut(key, expectedModRevision, value, leaseId));
+  }
+
+  @Override
+  public CompletableFuture<java.util.List<Snapshot>> getAll(java.util.List<byte[]> keys) {
+    return memory.getAll(keys);
+  }
+
+  @Override
+  public CompletableFuture<java.util.List<Snapshot>> compareAndPutAll(
+      java.util.List<byte[]> keys, long[] expected, java.util.List<byte[]> values,
+      long leaseId) {
+    Runnable before = beforeMultiKeyWrite;
+    beforeMultiKeyWrite = null;
+    if (before != null) {
+      before.run();
+    }
+    return maybeLost(memory.compareAndPutAll(keys, expected, values, leaseId));
   }
 
   @Override

@@ -19,6 +19,11 @@ final class MemorySeam implements EtcdSeam {
   private long revision = 1;
   int watchesStarted;
   int progressRequests;
+  /** As etcd's --max-txn-ops: multi-key calls over more keys are refused. */
+  int maxTxnOps = 128;
+  int multiKeyReads;
+  int multiKeyWrites;
+  int largestMultiKeyWriteBytes;
 
   private static String k(byte[] key) {
     return new String(key, java.nio.charset.StandardCharsets.UTF_8);
@@ -56,6 +61,70 @@ final class MemorySeam implements EtcdSeam {
       w.onProgress(out.modRevision);
     }
     return CompletableFuture.completedFuture(out);
+  }
+
+  @Override
+  public synchronized CompletableFuture<List<Snapshot>> getAll(List<byte[]> keys) {
+    if (keys.size() > maxTxnOps) {
+      return CompletableFuture.failedFuture(new SeamException(SeamException.Kind.REFUSED,
+          "etcdserver: too many operations in txn request", null));
+    }
+    List<Snapshot> out = new ArrayList<>();
+    for (byte[] key : keys) {
+      out.add(get(key).join());
+    }
+    multiKeyReads++;
+    return CompletableFuture.completedFuture(out);
+  }
+
+  @Override
+  public CompletableFuture<List<Snapshot>> compareAndPutAll(List<byte[]> keys, long[] expected,
+      List<byte[]> values, long leaseId) {
+    List<WatchListener> notify;
+    List<Snapshot> out = new ArrayList<>();
+    synchronized (this) {
+      multiKeyWrites++;
+      if (keys.size() > maxTxnOps) {
+        return CompletableFuture.failedFuture(new SeamException(SeamException.Kind.REFUSED,
+            "etcdserver: too many operations in txn request", null));
+      }
+      int bytes = 0;
+      for (byte[] v : values) {
+        bytes += v.length;
+      }
+      largestMultiKeyWriteBytes = Math.max(largestMultiKeyWriteBytes, bytes);
+      boolean held = true;
+      for (int i = 0; i < keys.size(); i++) {
+        Snapshot s = keys(keys.get(i));
+        held &= (s == null ? 0 : s.modRevision) == expected[i];
+      }
+      if (!held) {
+        for (byte[] key : keys) {
+          Snapshot s = keys(key);
+          out.add(new Snapshot(null, s == null ? 0 : s.modRevision, false, revision));
+        }
+        return CompletableFuture.completedFuture(out);
+      }
+      revision++;
+      for (int i = 0; i < keys.size(); i++) {
+        byte[] v = values.get(i);
+        Snapshot put = new Snapshot(Arrays.copyOf(v, v.length), revision, true, revision);
+        this.keys.put(k(keys.get(i)), put);
+        out.add(put);
+      }
+      notify = new ArrayList<>(watches);
+    }
+    for (WatchListener w : notify) {
+      for (int i = 0; i < keys.size(); i++) {
+        w.onEvent(keys.get(i), values.get(i), out.get(i).modRevision);
+      }
+      w.onProgress(out.get(0).modRevision);
+    }
+    return CompletableFuture.completedFuture(out);
+  }
+
+  private Snapshot keys(byte[] key) {
+    return keys.get(k(key));
   }
 
   @Override
