@@ -30,6 +30,12 @@ final class CheckConfigCommand implements Callable<Integer> {
         rls = "; rls domains " + String.join(", ", io.windowpane.server.internal.rls.RlsConfig
             .load(config.rlsConfig().get()).domains());
       }
+      if (config.rlqsConfig().isPresent()) { // the rate limit quota service: its buckets too
+        io.windowpane.server.internal.rlqs.RlqsConfig buckets =
+            io.windowpane.server.internal.rlqs.RlqsConfig.load(config.rlqsConfig().get());
+        rls += "; rlqs domains " + String.join(", ", buckets.domains()) + " (buckets "
+            + String.join(", ", buckets.bucketNames()) + ")";
+      }
       spec.commandLine().getOut().println(file + ": valid; " + ServeCommand.summary(config)
           + rls);
       return 0;

@@ -66,6 +66,16 @@ final class ServeCommand implements Callable<Integer> {
           + " (docs/envoy.md)")
   Path rlsConfig;
 
+  @Option(names = "--rlqs-port", paramLabel = "PORT",
+      description = "also serve Envoy's rate limit quota service (gRPC, RLQS v3) on this port,"
+          + " on the same host, with the buckets of --rlqs-config (default: the file's rlqs,"
+          + " else off)")
+  Integer rlqsPort;
+
+  @Option(names = "--rlqs-config", paramLabel = "PATH",
+      description = "RLQS buckets: a YAML file or a directory of them (docs/envoy.md)")
+  Path rlqsConfig;
+
   @Spec
   CommandSpec spec;
 
@@ -93,6 +103,12 @@ final class ServeCommand implements Callable<Integer> {
       }
       if (grpcPort != null || rlsConfig != null) {
         settings = settings.withRls(grpcPort, rlsConfig);
+      }
+      if (rlqsPort != null || rlqsConfig != null) {
+        settings = settings.withRlqs(rlqsPort, rlqsConfig);
+      }
+      if (settings.rlqsConfig().isPresent()) {
+        io.windowpane.server.internal.rlqs.RlqsConfig.load(settings.rlqsConfig().get());
       }
       if (settings.rlsConfig().isPresent()) {
         io.windowpane.server.internal.rls.RlsConfig.load(settings.rlsConfig().get());
@@ -126,6 +142,8 @@ final class ServeCommand implements Callable<Integer> {
         + summary(settings) + ")");
     server.grpcPort().ifPresent(p -> out.println("envoy rate limit service (gRPC) on "
         + served.host() + ":" + p + ", rules from " + served.rlsConfig().orElseThrow()));
+    server.rlqsPort().ifPresent(p -> out.println("envoy rate limit quota service (gRPC) on "
+        + served.host() + ":" + p + ", buckets from " + served.rlqsConfig().orElseThrow()));
     served.limiters().keySet().stream().findFirst().ifPresent(name -> out.println(
         "try: curl -s -w ' HTTP %{http_code}\\n'"
             + (served.tokens().isEmpty() ? "" : " -H 'Authorization: Bearer <token>'")

@@ -7,6 +7,7 @@ import io.windowpane.Windowpane;
 import io.windowpane.server.config.ServerConfig;
 import io.windowpane.server.internal.Service;
 import io.windowpane.server.internal.ServiceMetrics;
+import io.windowpane.server.internal.rlqs.RlqsServer;
 import io.windowpane.server.internal.rls.RlsServer;
 import io.windowpane.spi.Engine;
 import java.util.List;
@@ -33,11 +34,13 @@ public final class WindowpaneServer implements AutoCloseable {
   private final String host;
   private final List<String> routes;
   private final RlsServer rls;
+  private final RlqsServer rlqs;
   private boolean closed;
 
   private WindowpaneServer(Javalin app, Windowpane windowpane, ServiceMetrics metrics,
-      String host, List<String> routes, RlsServer rls) {
+      String host, List<String> routes, RlsServer rls, RlqsServer rlqs) {
     this.rls = rls;
+    this.rlqs = rlqs;
     this.app = app;
     this.windowpane = windowpane;
     this.metrics = metrics;
@@ -74,6 +77,7 @@ public final class WindowpaneServer implements AutoCloseable {
       Failover chain, MillisClock clock) {
     ServiceMetrics metrics = new ServiceMetrics();
     RlsServer rls = null;
+    RlqsServer rlqs = null;
     try {
       List<String> routes = new CopyOnWriteArrayList<>();
       Javalin app = new Service(config, windowpane, chain, clock, metrics)
@@ -82,15 +86,21 @@ public final class WindowpaneServer implements AutoCloseable {
         rls = startRls(config, windowpane, metrics, clock);
       }
       try {
+        if (config.rlqsPort().isPresent()) {
+          rlqs = startRlqs(config, windowpane, metrics, clock);
+        }
         app.start(config.host(), config.port());
       } catch (RuntimeException e) {
         if (rls != null) {
           rls.close();
         }
+        if (rlqs != null) {
+          rlqs.close();
+        }
         throw e;
       }
       return new WindowpaneServer(app, windowpane, metrics, config.host(), List.copyOf(routes),
-          rls);
+          rls, rlqs);
     } catch (RuntimeException e) {
       metrics.close();
       windowpane.close();
@@ -105,6 +115,18 @@ public final class WindowpaneServer implements AutoCloseable {
       return RlsServer.start(config.host(), config.grpcPort().getAsInt(),
           config.rlsConfig().orElseThrow(), windowpane, config.tokens(), metrics.registry(),
           clock, config.shutdownTimeout(), config.rlsReloadInterval());
+    } catch (io.windowpane.config.ConfigException e) {
+      throw new IllegalArgumentException(e.getMessage(), e);
+    }
+  }
+
+  /** The Envoy rate limit quota service of {@code config} on its gRPC port (docs/envoy.md). */
+  private static RlqsServer startRlqs(ServerConfig config, Windowpane windowpane,
+      ServiceMetrics metrics, MillisClock clock) {
+    try {
+      return RlqsServer.start(config.host(), config.rlqsPort().getAsInt(),
+          config.rlqsConfig().orElseThrow(), windowpane, config.tokens(), metrics.registry(),
+          clock, config.shutdownTimeout());
     } catch (io.windowpane.config.ConfigException e) {
       throw new IllegalArgumentException(e.getMessage(), e);
     }
@@ -125,6 +147,11 @@ public final class WindowpaneServer implements AutoCloseable {
   /** The gRPC port of the Envoy rate limit service, when it is on. */
   public java.util.OptionalInt grpcPort() {
     return rls == null ? java.util.OptionalInt.empty() : java.util.OptionalInt.of(rls.port());
+  }
+
+  /** The gRPC port of the Envoy rate limit quota service, when it is on. */
+  public java.util.OptionalInt rlqsPort() {
+    return rlqs == null ? java.util.OptionalInt.empty() : java.util.OptionalInt.of(rlqs.port());
   }
 
   /** The port it listens on (the free port chosen when the configuration said 0). */
@@ -158,6 +185,9 @@ public final class WindowpaneServer implements AutoCloseable {
     try {
       if (rls != null) {
         rls.close();
+      }
+      if (rlqs != null) {
+        rlqs.close();
       }
       app.stop();
     } finally {

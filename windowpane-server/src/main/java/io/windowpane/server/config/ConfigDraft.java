@@ -59,6 +59,9 @@ final class ConfigDraft {
   java.nio.file.Path rlsConfig;
   /** How often the rules' files are checked for changes; zero: never. */
   java.time.Duration rlsReloadInterval = java.time.Duration.ofSeconds(1);
+  /** The Envoy rate limit quota service (section rlqs): -1 for off. */
+  int rlqsPort = -1;
+  java.nio.file.Path rlqsConfig;
 
   /** Null when {@code host} can be listened on, else a problem completing "host ...". */
   static String hostProblem(String host) {

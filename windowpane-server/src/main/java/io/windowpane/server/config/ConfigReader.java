@@ -30,7 +30,7 @@ final class ConfigReader {
     Node root = YamlDocument.compose(yaml, file);
     Problems problems = new Problems(file);
     YamlMap top = YamlMap.fields(root, "", problems,
-        "server", "auth", "engine", "limiters", "counters", "stats", "rls");
+        "server", "auth", "engine", "limiters", "counters", "stats", "rls", "rlqs");
     ConfigDraft d = new ConfigDraft();
     d.source = file;
     if (top.has("server")) {
@@ -60,8 +60,31 @@ final class ConfigReader {
           "reloadInterval"),
           top.keyNode("rls"), d, dir, problems);
     }
+    if (top.has("rlqs")) {
+      rlqs(YamlMap.fields(top.value("rlqs"), "rlqs", problems, "grpcPort", "config"),
+          top.keyNode("rlqs"), d, dir, problems);
+    }
     problems.throwIfAny();
     return new ServerConfig(d);
+  }
+
+  /** The Envoy rate limit quota service: its gRPC port and its buckets (docs/envoy.md). */
+  private static void rlqs(YamlMap m, Node key, ConfigDraft d, Path dir, Problems problems) {
+    if (!m.has("grpcPort") || !m.has("config")) {
+      problems.at(key, "rlqs needs grpcPort and config (a file or directory of RLQS"
+          + " buckets)");
+      return;
+    }
+    d.rlqsPort = (int) m.integer("grpcPort", -1, 0, ConfigDraft.MAX_PORT);
+    String name = m.text("config", null);
+    if (name != null) {
+      try {
+        d.rlqsConfig = dir == null ? Path.of(name) : dir.resolve(name);
+      } catch (InvalidPathException e) {
+        problems.at(m.value("config"), m.path("config") + " is not a valid path: "
+            + e.getMessage());
+      }
+    }
   }
 
   /** The Envoy rate limit service: its gRPC port and its rules (docs/envoy.md). */

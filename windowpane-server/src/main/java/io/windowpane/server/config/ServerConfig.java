@@ -66,6 +66,8 @@ public final class ServerConfig {
   private final int grpcPort;
   private final Path rlsConfig;
   private final Duration rlsReloadInterval;
+  private final int rlqsPort;
+  private final Path rlqsConfig;
 
   ServerConfig(ConfigDraft d) {
     this.host = d.host;
@@ -85,6 +87,8 @@ public final class ServerConfig {
     this.grpcPort = d.grpcPort;
     this.rlsConfig = d.rlsConfig;
     this.rlsReloadInterval = d.rlsReloadInterval;
+    this.rlqsPort = d.rlqsPort;
+    this.rlqsConfig = d.rlqsConfig;
   }
 
   /**
@@ -285,6 +289,50 @@ public final class ServerConfig {
   }
 
   /**
+   * The gRPC port of the Envoy rate limit quota service ({@code rlqs.grpcPort},
+   * {@code --rlqs-port}; 0: any free port), on {@link #host()}; empty when the service is off
+   * (the default).
+   */
+  public java.util.OptionalInt rlqsPort() {
+    return rlqsPort < 0 ? java.util.OptionalInt.empty() : java.util.OptionalInt.of(rlqsPort);
+  }
+
+  /**
+   * The RLQS buckets, a YAML file or a directory of them ({@code rlqs.config},
+   * {@code --rlqs-config}); present whenever {@link #rlqsPort()} is.
+   */
+  public Optional<Path> rlqsConfig() {
+    return Optional.ofNullable(rlqsConfig);
+  }
+
+  /**
+   * This configuration serving the Envoy rate limit quota service on {@code grpcPort}
+   * ({@code --rlqs-port}) with the buckets at {@code buckets} ({@code --rlqs-config}); either
+   * may be null to keep the file's.
+   *
+   * @throws IllegalArgumentException unless {@code grpcPort} is 0 to 65535 and the result has
+   *     both a port and buckets
+   */
+  public ServerConfig withRlqs(Integer grpcPort, Path buckets) {
+    if (grpcPort != null && (grpcPort < 0 || grpcPort > ConfigDraft.MAX_PORT)) {
+      throw new IllegalArgumentException("rlqs port (--rlqs-port) must be 0 to "
+          + ConfigDraft.MAX_PORT + ", was " + grpcPort);
+    }
+    ConfigDraft d = draft();
+    if (grpcPort != null) {
+      d.rlqsPort = grpcPort;
+    }
+    if (buckets != null) {
+      d.rlqsConfig = buckets;
+    }
+    if (d.rlqsPort < 0 || d.rlqsConfig == null) {
+      throw new IllegalArgumentException("the rate limit quota service needs both --rlqs-port"
+          + " (or rlqs.grpcPort) and --rlqs-config (or rlqs.config)");
+    }
+    return new ServerConfig(d);
+  }
+
+  /**
    * This configuration listening on {@code host} ({@code --host}).
    *
    * @throws IllegalArgumentException unless {@code host} is 1 to 253 characters with no spaces
@@ -406,6 +454,8 @@ public final class ServerConfig {
     d.grpcPort = grpcPort;
     d.rlsConfig = rlsConfig;
     d.rlsReloadInterval = rlsReloadInterval;
+    d.rlqsPort = rlqsPort;
+    d.rlqsConfig = rlqsConfig;
     return d;
   }
 

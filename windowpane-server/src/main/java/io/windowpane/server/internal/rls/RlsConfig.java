@@ -73,7 +73,7 @@ public final class RlsConfig {
   }
 
   /** The files {@link #load} reads under {@code path}, in the order it reads them. */
-  static List<Path> files(Path path) throws ConfigException {
+  public static List<Path> files(Path path) throws ConfigException {
     List<Path> files = new ArrayList<>();
     if (Files.isDirectory(path)) {
       try (Stream<Path> all = Files.walk(path)) {

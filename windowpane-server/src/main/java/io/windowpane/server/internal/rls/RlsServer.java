@@ -106,11 +106,14 @@ public final class RlsServer implements AutoCloseable {
     }
   }
 
-  /** Refuses a call without an accepted bearer token, when tokens are configured. */
-  private static final class TokenCheck implements ServerInterceptor {
+  /**
+   * Refuses a call without an accepted bearer token, when tokens are configured: the RLS and
+   * RLQS services share it.
+   */
+  public static final class TokenCheck implements ServerInterceptor {
     private final Auth auth;
 
-    TokenCheck(Auth auth) {
+    public TokenCheck(Auth auth) {
       this.auth = auth;
     }
 
