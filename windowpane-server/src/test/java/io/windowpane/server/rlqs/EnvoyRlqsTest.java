@@ -302,9 +302,15 @@ class EnvoyRlqsTest {
     long last = Math.floorDiv(clock.millis(), 1000);
     assertThat(checkoutCount()).isEqualTo(fleet.allowedByPane.subMap(last - 9, last + 1)
         .values().stream().mapToLong(Long::longValue).sum());
-    // Not starved: after the first window, every window admits at least half the limit.
+    // Not starved: after the first window, every window admits a good part of the limit (the
+    // room is handed out whole and refills as old panes leave, so the fleet's window count
+    // swings between these two figures; docs/envoy.md gives them).
     long first = fleet.allowedByPane.firstKey();
-    assertThat(fleet.quietestWindow(10, first + 10, last)).isGreaterThanOrEqualTo(500);
+    long quietest = fleet.quietestWindow(10, first + 10, last);
+    System.out.printf("rlqs local fleet: n=5 L=1000/10s T=2s I=1s: busiest window %d, quietest"
+        + " %d, largest assignment %d, bound %d%n", fleet.busiestWindow(10), quietest,
+        fleet.largestAssignment, bound);
+    assertThat(quietest).isGreaterThanOrEqualTo(250);
   }
 
   @Test
