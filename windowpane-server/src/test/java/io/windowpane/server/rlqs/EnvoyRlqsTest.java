@@ -314,6 +314,22 @@ class EnvoyRlqsTest {
   }
 
   @Test
+  void withTokens_aStreamWithoutOne_isUnauthenticated_andOneWithItIsServed() throws Exception {
+    String token = "rlqs-test-token-0123456789";
+    Path buckets = dir.resolve("buckets.yaml");
+    try (WindowpaneServer guarded = WindowpaneServer.start(ServerConfig.parse(config(buckets,
+        "auth:\n  tokens: [\"" + token + "\"]"), "auth.yaml"),
+        Windowpane.localBuilder().clock(clock).build(), clock);
+        RlqsEnvoy anonymous = new RlqsEnvoy(guarded.rlqsPort().getAsInt());
+        RlqsEnvoy known = new RlqsEnvoy(guarded.rlqsPort().getAsInt(), token)) {
+      assertThatThrownBy(() -> one(anonymous, CHECKOUT, 1, 0))
+          .isInstanceOfSatisfying(StatusRuntimeException.class, e -> assertThat(
+              e.getStatus().getCode()).isEqualTo(Status.Code.UNAUTHENTICATED));
+      assertThat(one(known, CHECKOUT, 1, 0).hasQuotaAssignmentAction()).isTrue();
+    }
+  }
+
+  @Test
   void metrics_countStreamsBucketsReportsAndAssignmentsByKind() throws Exception {
     RlqsEnvoy envoy = envoy();
     one(envoy, CHECKOUT, 0, 3);
