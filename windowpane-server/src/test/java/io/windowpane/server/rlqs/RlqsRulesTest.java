@@ -37,7 +37,7 @@ class RlqsRulesTest {
   void validFile_loadsItsDomainAndBuckets() throws Exception {
     RlqsConfig c = RlqsConfig.parse(EnvoyRlqsTest.BUCKETS, "b.yaml");
     assertThat(c.domains()).containsExactly("edge");
-    assertThat(c.bucketNames()).containsExactly("checkout", "tenants", "tokens");
+    assertThat(c.bucketNames()).containsExactly("checkout", "large", "small", "tenants", "tokens");
   }
 
   @Test
@@ -83,7 +83,7 @@ class RlqsRulesTest {
     int code = new picocli.CommandLine(new io.windowpane.server.Main())
         .setOut(new PrintWriter(out)).execute("check-config", config.toString());
     assertThat(code).isZero();
-    assertThat(out.toString()).contains("rlqs domains edge (buckets checkout, tenants, tokens)");
+    assertThat(out.toString()).contains("rlqs domains edge (buckets checkout, large, small, tenants, tokens)");
 
     Files.writeString(buckets, "domain: edge\nbuckets: nope\n");
     StringWriter err = new StringWriter();
