@@ -36,6 +36,14 @@ public abstract class LocalScenarios {
   @Autowired
   MillisClock clock;
 
+  @Autowired
+  org.springframework.context.ConfigurableApplicationContext context;
+
+  @Test
+  void propertyChangedAtRunTime_changesTheNextDecision_andTheCountsStay() {
+    RuntimeLimits.propertyChangedAtRunTime(http(), context, "l");
+  }
+
   protected Http http() {
     return new Http(port);
   }
