@@ -51,11 +51,21 @@ public final class WindowpaneRefresher {
     WindowpaneCatalog.Applied applied = catalog.apply(config);
     for (String name : applied.reconfigured()) {
       LOG.info("windowpane limiter {} now decides against {}; every key keeps its counts", name,
-          catalog.limiter(name).quota());
+          permits(catalog.limiter(name).quota()));
     }
     for (String problem : applied.notApplied()) {
       LOG.warn("windowpane properties changed, not applied until a restart: {}", problem);
     }
     return applied;
+  }
+
+  /** The permits of each limit, e.g. {@code [api: 200, 10000/1h: 10000]}. */
+  static String permits(io.windowpane.Quota quota) {
+    StringBuilder b = new StringBuilder("[");
+    for (io.windowpane.Limit limit : quota.limits()) {
+      b.append(b.length() == 1 ? "" : ", ").append(limit.name()).append(": ")
+          .append(limit.permits()).append(" per ").append(limit.window());
+    }
+    return b.append(']').toString();
   }
 }

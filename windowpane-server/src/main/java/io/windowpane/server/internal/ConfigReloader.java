@@ -117,8 +117,11 @@ public final class ConfigReloader implements AutoCloseable {
     }
     Catalog.Applied applied = service.apply(next);
     for (String name : applied.reconfigured()) {
+      StringBuilder limits = new StringBuilder();
+      next.limiters().get(name).limits().forEach(l -> limits.append(limits.length() == 0
+          ? "" : ", ").append(l.name()).append(": ").append(l.permits()));
       LOG.log(Level.INFO, "configuration reloaded from " + file + ": limiter " + name
-          + " now decides against " + next.limiters().get(name) + "; its keys keep their counts");
+          + " now decides against [" + limits + "] permits; its keys keep their counts");
     }
     for (String problem : applied.notApplied()) {
       LOG.log(Level.WARNING, "configuration in " + file + " changed, not applied until a"

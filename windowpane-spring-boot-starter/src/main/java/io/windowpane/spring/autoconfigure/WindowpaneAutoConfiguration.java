@@ -131,17 +131,30 @@ public class WindowpaneAutoConfiguration {
   @ConditionalOnClass(name = "org.springframework.cloud.context.environment.EnvironmentChangeEvent")
   static class SpringCloudRefresh {
     @Bean
-    org.springframework.context.ApplicationListener<
-        org.springframework.cloud.context.environment.EnvironmentChangeEvent>
-        windowpaneEnvironmentChangeListener(ObjectProvider<WindowpaneRefresher> refresher) {
-      return event -> {
-        boolean ours = event.getKeys().stream()
-            .anyMatch(k -> k.regionMatches(true, 0, "windowpane", 0, 10)); // or WINDOWPANE_
-        WindowpaneRefresher r = refresher.getIfAvailable();
-        if (ours && r != null) {
-          r.refresh();
-        }
-      };
+    EnvironmentChangeRefresh windowpaneEnvironmentChangeListener(
+        ObjectProvider<WindowpaneRefresher> refresher) {
+      return new EnvironmentChangeRefresh(refresher);
+    }
+  }
+
+  /** Refreshes the limiters when a change names a windowpane.* key (or WINDOWPANE_*). */
+  static final class EnvironmentChangeRefresh implements org.springframework.context
+      .ApplicationListener<org.springframework.cloud.context.environment.EnvironmentChangeEvent> {
+    private final ObjectProvider<WindowpaneRefresher> refresher;
+
+    EnvironmentChangeRefresh(ObjectProvider<WindowpaneRefresher> refresher) {
+      this.refresher = refresher;
+    }
+
+    @Override
+    public void onApplicationEvent(
+        org.springframework.cloud.context.environment.EnvironmentChangeEvent event) {
+      boolean ours = event.getKeys().stream()
+          .anyMatch(k -> k.regionMatches(true, 0, "windowpane", 0, 10));
+      WindowpaneRefresher r = refresher.getIfAvailable();
+      if (ours && r != null) {
+        r.refresh();
+      }
     }
   }
 
