@@ -66,8 +66,12 @@ public final class ServerConfig {
   private final int grpcPort;
   private final Path rlsConfig;
   private final Duration rlsReloadInterval;
+  private final Path file;
+  private final Duration reloadInterval;
 
   ServerConfig(ConfigDraft d) {
+    this.file = d.file;
+    this.reloadInterval = d.reloadInterval;
     this.host = d.host;
     this.port = d.port;
     this.maxBodyBytes = d.maxBodyBytes;
@@ -120,7 +124,26 @@ public final class ServerConfig {
       throw new ConfigException(file.toString(), "cannot read the configuration: " + e);
     }
     Path dir = file.toAbsolutePath().getParent();
-    return ConfigReader.read(text, file.toString(), dir, System::getenv);
+    ConfigDraft d = ConfigReader.read(text, file.toString(), dir, System::getenv).draft();
+    d.file = file;
+    return new ServerConfig(d);
+  }
+
+  /**
+   * The file this configuration was {@link #load loaded} from, which the service checks for
+   * changed limiters every {@link #reloadInterval()}; empty for {@link #defaults()} and
+   * {@link #parse}.
+   */
+  public Optional<Path> file() {
+    return Optional.ofNullable(file);
+  }
+
+  /**
+   * How often the service checks its configuration file for changed limits and applies them
+   * ({@code server.reloadInterval}, default 1 s, 0 s to 1 h); zero: never, only at start.
+   */
+  public Duration reloadInterval() {
+    return reloadInterval;
   }
 
   /**
@@ -406,6 +429,8 @@ public final class ServerConfig {
     d.grpcPort = grpcPort;
     d.rlsConfig = rlsConfig;
     d.rlsReloadInterval = rlsReloadInterval;
+    d.file = file;
+    d.reloadInterval = reloadInterval;
     return d;
   }
 
