@@ -215,6 +215,16 @@ public final class Failover implements Engine {
     return chain.limiterStore(name, quota);
   }
 
+  /**
+   * Each member's store reconfigured by its own engine (an in-process member with its fleet
+   * share of the new permits), under the same journal: events a fallback took before the change
+   * are still replayed.
+   */
+  @Override
+  public LimiterStore reconfiguredLimiterStore(String name, LimiterStore current, Quota quota) {
+    return chain.reconfiguredLimiterStore(name, current, quota);
+  }
+
   @Override
   public StatsStore statsStore(String name, StatsSpec spec) {
     return chain.statsStore(name, spec);

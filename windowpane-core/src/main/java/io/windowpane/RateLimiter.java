@@ -20,29 +20,43 @@ import java.util.concurrent.CompletionStage;
  * never be allowed). A bad argument throws {@link IllegalArgumentException}, also from the async
  * forms (synchronously). Backend failures throw (or complete the stage with) a
  * {@link WindowpaneException}.
+ *
+ * <p>Its permits may change while it runs ({@link Windowpane#reconfigure}): every call reads the
+ * quota in force once, and is decided against it; a call that started before the change
+ * finishes under the old permits. Every key keeps its counts across the change.
  */
 public final class RateLimiter {
 
+  /** The quota in force and the stores that decide it, swapped whole by a reconfiguration. */
+  record Bound(Quota quota, LimiterStore store, LimiterStore engineStore) {}
+
   private final String name;
-  private final Quota quota;
-  private final LimiterStore store;
-  private final LimiterStore engineStore;
+  private volatile Bound bound;
 
   RateLimiter(String name, Quota quota, LimiterStore store, LimiterStore engineStore) {
-    this.engineStore = engineStore;
     this.name = name;
-    this.quota = quota;
-    this.store = store;
+    this.bound = new Bound(quota, store, engineStore);
+  }
+
+  /** The quota and stores in force. */
+  Bound bound() {
+    return bound;
+  }
+
+  /** Puts {@code next} in force for every call that starts after this one. */
+  void rebind(Bound next) {
+    this.bound = next;
   }
 
   /** Decides one permit for {@code key}. */
   public Decision tryAcquire(String key) {
-    return store.tryAcquire(Checks.key(key), 1);
+    return bound.store().tryAcquire(Checks.key(key), 1);
   }
 
   /** Decides {@code permits} for {@code key}, recording them in every limit when allowed. */
   public Decision tryAcquire(String key, long permits) {
-    return store.tryAcquire(Checks.key(key), checkPermits(permits));
+    Bound b = bound;
+    return b.store().tryAcquire(Checks.key(key), checkPermits(b, permits));
   }
 
   /**
@@ -50,24 +64,28 @@ public final class RateLimiter {
    * it was allowed: on the local engine this builds no object at all.
    */
   public boolean tryConsume(String key, long permits) {
-    return store.tryConsume(Checks.key(key), checkPermits(permits));
+    Bound b = bound;
+    return b.store().tryConsume(Checks.key(key), checkPermits(b, permits));
   }
 
   /** {@link #tryAcquire(String, long)} for each key, in order; each key is decided on its own. */
   public List<Decision> tryAcquireAll(List<String> keys, long permits) {
-    checkPermits(permits);
-    return store.tryAcquireAll(Checks.keys(keys), permits);
+    Bound b = bound;
+    checkPermits(b, permits);
+    return b.store().tryAcquireAll(Checks.keys(keys), permits);
   }
 
   /** {@link #tryAcquire(String, long)} without blocking the caller. */
   public CompletionStage<Decision> tryAcquireAsync(String key, long permits) {
-    return store.tryAcquireAsync(Checks.key(key), checkPermits(permits));
+    Bound b = bound;
+    return b.store().tryAcquireAsync(Checks.key(key), checkPermits(b, permits));
   }
 
   /** {@link #tryAcquireAll} without blocking the caller. */
   public CompletionStage<List<Decision>> tryAcquireAllAsync(List<String> keys, long permits) {
-    checkPermits(permits);
-    return store.tryAcquireAllAsync(Checks.keys(keys), permits);
+    Bound b = bound;
+    checkPermits(b, permits);
+    return b.store().tryAcquireAllAsync(Checks.keys(keys), permits);
   }
 
   /**
@@ -84,17 +102,19 @@ public final class RateLimiter {
    *     smallest limit, or for a bad key
    */
   public Optional<Grant> lease(String key, long minPermits, long maxPermits) {
+    Bound b = bound;
     Checks.key(key);
-    checkSlice(minPermits, maxPermits);
-    return store.lease(key, minPermits, maxPermits);
+    checkSlice(b, minPermits, maxPermits);
+    return b.store().lease(key, minPermits, maxPermits);
   }
 
   /** {@link #lease} without blocking the caller; arguments are checked synchronously. */
   public CompletionStage<Optional<Grant>> leaseAsync(String key, long minPermits,
       long maxPermits) {
+    Bound b = bound;
     Checks.key(key);
-    checkSlice(minPermits, maxPermits);
-    return store.leaseAsync(key, minPermits, maxPermits);
+    checkSlice(b, minPermits, maxPermits);
+    return b.store().leaseAsync(key, minPermits, maxPermits);
   }
 
   /**
@@ -112,10 +132,11 @@ public final class RateLimiter {
    */
   public CompletionStage<Void> releaseAsync(String key, long permits, long atMillis,
       String releaseId) {
+    Bound b = bound;
     Checks.key(key);
-    checkPermits(permits);
+    checkPermits(b, permits);
     Checks.id("releaseId", releaseId);
-    return store.releaseAsync(key, permits, atMillis, releaseId);
+    return b.store().releaseAsync(key, permits, atMillis, releaseId);
   }
 
   /**
@@ -132,16 +153,17 @@ public final class RateLimiter {
    */
   public CompletionStage<Void> releaseAsync(String key, long permits, Grant grant,
       String releaseId) {
+    Bound b = bound;
     Checks.key(key);
-    checkPermits(permits);
+    checkPermits(b, permits);
     Checks.notNull("grant", grant);
     Checks.id("releaseId", releaseId);
-    return store.releaseAsync(key, permits, grant, releaseId);
+    return b.store().releaseAsync(key, permits, grant, releaseId);
   }
 
-  private void checkSlice(long minPermits, long maxPermits) {
-    Checks.inRange("minPermits", minPermits, 1, quota.smallestPermits());
-    Checks.inRange("maxPermits", maxPermits, minPermits, quota.smallestPermits());
+  private static void checkSlice(Bound b, long minPermits, long maxPermits) {
+    Checks.inRange("minPermits", minPermits, 1, b.quota().smallestPermits());
+    Checks.inRange("maxPermits", maxPermits, minPermits, b.quota().smallestPermits());
   }
 
   /**
@@ -154,7 +176,7 @@ public final class RateLimiter {
 
   /** The engine's own store, without leasing, for {@link Windowpane#tryAcquireAllOrNothing}. */
   LimiterStore engineStore() {
-    return engineStore;
+    return bound.engineStore();
   }
 
   /**
@@ -162,7 +184,7 @@ public final class RateLimiter {
    * {@link #peek(String, long)}.
    */
   public Optional<Decision> peek(String key) {
-    return store.peek(Checks.key(key), 1);
+    return bound.store().peek(Checks.key(key), 1);
   }
 
   /**
@@ -174,12 +196,14 @@ public final class RateLimiter {
    * yet).
    */
   public Optional<Decision> peek(String key, long permits) {
-    return store.peek(Checks.key(key), checkPermits(permits));
+    Bound b = bound;
+    return b.store().peek(Checks.key(key), checkPermits(b, permits));
   }
 
   /** {@link #peek(String, long)} without blocking the caller. */
   public CompletionStage<Optional<Decision>> peekAsync(String key, long permits) {
-    return store.peekAsync(Checks.key(key), checkPermits(permits));
+    Bound b = bound;
+    return b.store().peekAsync(Checks.key(key), checkPermits(b, permits));
   }
 
   /**
@@ -192,7 +216,8 @@ public final class RateLimiter {
    * or the engine cannot rank keys (only the local engine can, for now).
    */
   public Optional<List<TopKey>> top(int n) {
-    return quota.topKeys() == 0 ? checkOff(n) : store.topKeys(checkTop(n), false);
+    Bound b = bound;
+    return b.quota().topKeys() == 0 ? checkOff(n) : b.store().topKeys(checkTop(b, n), false);
   }
 
   /**
@@ -200,11 +225,12 @@ public final class RateLimiter {
    * counts 1, whatever its permits): who is being limited right now.
    */
   public Optional<List<TopKey>> topDenied(int n) {
-    return quota.topKeys() == 0 ? checkOff(n) : store.topKeys(checkTop(n), true);
+    Bound b = bound;
+    return b.quota().topKeys() == 0 ? checkOff(n) : b.store().topKeys(checkTop(b, n), true);
   }
 
-  private int checkTop(int n) {
-    return (int) Checks.inRange("n", n, 1, quota.topKeys());
+  private static int checkTop(Bound b, int n) {
+    return (int) Checks.inRange("n", n, 1, b.quota().topKeys());
   }
 
   static <T> Optional<T> checkOff(int n) {
@@ -217,18 +243,19 @@ public final class RateLimiter {
    * for a quota with {@link Quota#withLeasing leasing} on; empty otherwise.
    */
   public Optional<LeaseStats> leaseStats() {
+    LimiterStore store = bound.store();
     return store instanceof LeasingLimiterStore
         ? Optional.of(((LeasingLimiterStore) store).stats()) : Optional.empty();
   }
 
   /** Whether the engine still holds state for {@code key}. */
   public boolean holdsState(String key) {
-    return store.holdsState(Checks.key(key));
+    return bound.store().holdsState(Checks.key(key));
   }
 
   /** Drops expired state now. */
   public void cleanUp() {
-    store.cleanUp();
+    bound.store().cleanUp();
   }
 
   /** The name that namespaces this limiter's keys. */
@@ -236,17 +263,17 @@ public final class RateLimiter {
     return name;
   }
 
-  /** The quota. */
+  /** The quota in force: the latest one {@link Windowpane#reconfigure} set, if any. */
   public Quota quota() {
-    return quota;
+    return bound.quota();
   }
 
-  private long checkPermits(long permits) {
-    return Checks.inRange("permits", permits, 1, quota.smallestPermits());
+  private static long checkPermits(Bound b, long permits) {
+    return Checks.inRange("permits", permits, 1, b.quota().smallestPermits());
   }
 
   @Override
   public String toString() {
-    return "RateLimiter[" + name + ", " + quota + "]";
+    return "RateLimiter[" + name + ", " + bound.quota() + "]";
   }
 }

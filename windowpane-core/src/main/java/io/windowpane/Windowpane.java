@@ -105,6 +105,62 @@ public final class Windowpane implements AutoCloseable {
         });
   }
 
+  /**
+   * Changes the permits of the limiter {@code name} while it runs: every {@link RateLimiter}
+   * reference to it (and {@link #limiter(String, Quota)} from now on) decides against
+   * {@code quota} from its next call. A call already started finishes under the old permits.
+   *
+   * <p>What happens to the state: <b>every key keeps its counts</b>, on every engine (local,
+   * Redis, etcd, a failover chain, with or without leasing); only the permits they are compared
+   * with change. A key over a lowered limit is denied until enough of its window has passed, with
+   * the exact {@code retryAfter} of the new limit; a raised limit has room at once. With
+   * {@link Quota#withLeasing leasing}, the slices this node leased under the old permits are
+   * given back first (waiting at most 1 s for the engine), and new slices are sized from the new
+   * permits. On a failover chain an in-process member's share of the new permits applies. An
+   * exact log window on the local engine whose key was created under fewer permits than the new
+   * ones holds at most as many distinct instants as it was made for: once full, its newest
+   * entry takes the new events, which then count a little longer than {@code W} (stricter,
+   * never looser) until the key's state expires.
+   *
+   * <p>Only permits may change (and the limits' names, e.g. the default {@code "10/1s"} that
+   * follows them): the same number of limits, in the same order, over the same windows (length,
+   * panes, algorithm), with the same top keys and leasing options. Other changes cannot keep the
+   * counts (a window of another shape holds other state) and are refused: they take a new
+   * limiter name, or a restart. The same quota as now changes nothing.
+   *
+   * @return the limiter, now over {@code quota}
+   * @throws IllegalArgumentException if {@code name} names no limiter of this
+   *     {@code Windowpane}, or {@code quota} changes more than permits and names (saying what);
+   *     nothing changes
+   */
+  public RateLimiter reconfigure(String name, Quota quota) {
+    Checks.name(name);
+    Checks.notNull("quota", quota);
+    Object made = byName.get("limiter:" + name);
+    if (!(made instanceof RateLimiter limiter)) {
+      throw new IllegalArgumentException("name '" + name + "' must name a limiter of this "
+          + "Windowpane");
+    }
+    synchronized (limiter) {
+      RateLimiter.Bound old = limiter.bound();
+      if (old.quota().equals(quota)) {
+        return limiter;
+      }
+      Reconfiguration.check(name, old.quota(), quota);
+      LimiterStore store = engine.reconfiguredLimiterStore(name, old.engineStore(),
+          quota.withoutLeasing());
+      LimiterStore previous = old.store();
+      if (previous instanceof LeasingLimiterStore leased) {
+        synchronized (leasing) {
+          leasing.remove(leased);
+        }
+        leased.close(); // gives this node's unspent slices back before new ones are sized
+      }
+      limiter.rebind(new RateLimiter.Bound(quota, leased(name, quota, store), store));
+      return limiter;
+    }
+  }
+
   /** The engine's {@code store} for {@code quota}, under leasing when the quota asks for it. */
   private LimiterStore leased(String name, Quota quota, LimiterStore store) {
     if (quota.leasing().isEmpty()) {
@@ -200,8 +256,9 @@ public final class Windowpane implements AutoCloseable {
         throw new IllegalArgumentException("requests[" + i + "].limiter '" + limiter.name()
             + "' must be a limiter of this Windowpane");
       }
-      members.add(new GroupRequest(limiter.engineStore(), limiter.name(), r.key(),
-          r.permits(), limiter.quota().smallestPermits()));
+      RateLimiter.Bound bound = limiter.bound();
+      members.add(new GroupRequest(bound.engineStore(), limiter.name(), r.key(),
+          r.permits(), bound.quota().smallestPermits()));
     }
     return engine.tryAcquireAllOrNothingAsync(members);
   }

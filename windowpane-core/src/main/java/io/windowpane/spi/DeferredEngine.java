@@ -204,6 +204,17 @@ public final class DeferredEngine implements Engine {
     return DeferredStores.limiter(this, e -> e.limiterStore(storeName, quota));
   }
 
+  /**
+   * A store that, once the engine is connected, is the connected engine's reconfiguration of
+   * {@code current}'s store (built then if it was not yet).
+   */
+  @Override
+  public LimiterStore reconfiguredLimiterStore(String storeName, LimiterStore current,
+      Quota quota) {
+    return DeferredStores.reconfigured(this, current,
+        (e, old) -> e.reconfiguredLimiterStore(storeName, old, quota));
+  }
+
   @Override
   public StatsStore statsStore(String storeName, StatsSpec spec) {
     return DeferredStores.stats(this, e -> e.statsStore(storeName, spec));

@@ -28,6 +28,25 @@ public interface Engine extends AutoCloseable {
   /** The store of a rate limiter over {@code quota}; {@code name} namespaces its keys. */
   LimiterStore limiterStore(String name, Quota quota);
 
+  /**
+   * The store of rate limiter {@code name} over {@code quota} that reads and writes the state of
+   * {@code current}, for {@link io.windowpane.Windowpane#reconfigure}: every key keeps its
+   * counts, and the new permits apply from the next decision. {@code current} is a store this
+   * engine made for {@code name} (by {@link #limiterStore} or this method); {@code quota} has
+   * the same limits as its quota, in the same order, over the same windows, and differs only in
+   * their permits and names (the caller checked it). {@code current} stays usable: calls in
+   * flight on it finish on the same state.
+   *
+   * <p>The default is {@code limiterStore(name, quota)}: right for an engine that keeps a
+   * limiter's state in its backend under keys named by the limiter's name and its windows,
+   * with the permits sent on each call (Redis). An engine that keeps state in the store object
+   * (the local engine) or names its keys by the permits (etcd) overrides it, as does an engine
+   * that wraps others (a failover chain).
+   */
+  default LimiterStore reconfiguredLimiterStore(String name, LimiterStore current, Quota quota) {
+    return limiterStore(name, quota);
+  }
+
   /** The store of a statistics window; {@code name} namespaces its keys. */
   StatsStore statsStore(String name, StatsSpec spec);
 

@@ -93,6 +93,16 @@ public final class EtcdEngine implements Engine {
     return stores.limiterStore(name, quota);
   }
 
+  /**
+   * The same etcd keys decided against the new permits. A limiter's keys are named by the
+   * permits it was created with, so a reconfigured limiter keeps that name while it runs; a
+   * process started with the new permits uses keys of their own.
+   */
+  @Override
+  public LimiterStore reconfiguredLimiterStore(String name, LimiterStore current, Quota quota) {
+    return stores.reconfiguredLimiterStore(current, quota);
+  }
+
   @Override
   public StatsStore statsStore(String name, StatsSpec spec) {
     return stores.statsStore(name, spec);

@@ -5,6 +5,7 @@ import io.windowpane.Failover;
 import io.windowpane.MillisClock;
 import io.windowpane.Windowpane;
 import io.windowpane.server.config.ServerConfig;
+import io.windowpane.server.internal.ConfigReloader;
 import io.windowpane.server.internal.Service;
 import io.windowpane.server.internal.ServiceMetrics;
 import io.windowpane.server.internal.rlqs.RlqsServer;
@@ -35,12 +36,15 @@ public final class WindowpaneServer implements AutoCloseable {
   private final List<String> routes;
   private final RlsServer rls;
   private final RlqsServer rlqs;
+  private final ConfigReloader reloader; // null: not started from a file
   private boolean closed;
 
   private WindowpaneServer(Javalin app, Windowpane windowpane, ServiceMetrics metrics,
-      String host, List<String> routes, RlsServer rls, RlqsServer rlqs) {
+      String host, List<String> routes, RlsServer rls, RlqsServer rlqs,
+      ConfigReloader reloader) {
     this.rls = rls;
     this.rlqs = rlqs;
+    this.reloader = reloader;
     this.app = app;
     this.windowpane = windowpane;
     this.metrics = metrics;
@@ -78,10 +82,11 @@ public final class WindowpaneServer implements AutoCloseable {
     ServiceMetrics metrics = new ServiceMetrics();
     RlsServer rls = null;
     RlqsServer rlqs = null;
+    ConfigReloader reloader = null;
     try {
       List<String> routes = new CopyOnWriteArrayList<>();
-      Javalin app = new Service(config, windowpane, chain, clock, metrics)
-          .create(config.shutdownTimeout().toMillis(), routes);
+      Service service = new Service(config, windowpane, chain, clock, metrics);
+      Javalin app = service.create(config.shutdownTimeout().toMillis(), routes);
       if (config.grpcPort().isPresent()) {
         rls = startRls(config, windowpane, metrics, clock);
       }
@@ -99,8 +104,11 @@ public final class WindowpaneServer implements AutoCloseable {
         }
         throw e;
       }
+      if (config.file().isPresent()) {
+        reloader = new ConfigReloader(config, service);
+      }
       return new WindowpaneServer(app, windowpane, metrics, config.host(), List.copyOf(routes),
-          rls, rlqs);
+          rls, rlqs, reloader);
     } catch (RuntimeException e) {
       metrics.close();
       windowpane.close();
@@ -144,6 +152,22 @@ public final class WindowpaneServer implements AutoCloseable {
     return rls != null && rls.reloadRules();
   }
 
+  /**
+   * Loads the configuration file again now if it changed (the service also checks every
+   * {@code server.reloadInterval} by itself) and applies its limiters' changed permits: every
+   * key keeps its counts, and the next decision uses the new permits. Other changes (a limiter
+   * added or removed, another window, counters, statistics, the server, auth, engine or rls
+   * sections) are logged and wait for a restart.
+   *
+   * @return the limiters whose permits changed; empty when nothing changed that applies at run
+   *     time, or the service was not started from a file
+   * @throws IllegalArgumentException naming the file and field when the changed file does not
+   *     validate; the limits in force stay
+   */
+  public List<String> reloadConfig() {
+    return reloader == null ? List.of() : reloader.checkNow();
+  }
+
   /** The gRPC port of the Envoy rate limit service, when it is on. */
   public java.util.OptionalInt grpcPort() {
     return rls == null ? java.util.OptionalInt.empty() : java.util.OptionalInt.of(rls.port());
@@ -183,6 +207,9 @@ public final class WindowpaneServer implements AutoCloseable {
     }
     closed = true;
     try {
+      if (reloader != null) {
+        reloader.close();
+      }
       if (rls != null) {
         rls.close();
       }

@@ -45,6 +45,14 @@ public abstract class RedisScenarios {
   @LocalServerPort
   int port;
 
+  @org.springframework.beans.factory.annotation.Autowired
+  org.springframework.context.ConfigurableApplicationContext context;
+
+  @Test
+  void propertyChangedAtRunTime_onRedis_changesTheNextDecision_andTheCountsStay() {
+    RuntimeLimits.propertyChangedAtRunTime(new Http(port), context, "r");
+  }
+
   @Test
   void rateLimited_onRedis_allowsTwoThenAnswers429Problem() {
     Http http = new Http(port);

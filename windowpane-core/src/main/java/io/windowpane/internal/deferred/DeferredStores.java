@@ -88,6 +88,16 @@ public final class DeferredStores {
     return new Limiter(new Target<>(owner, make));
   }
 
+  /**
+   * A proxy whose store is {@code make(engine, current's store)} once the engine is connected:
+   * {@code current} is one of these proxies of {@code owner}.
+   */
+  public static LimiterStore reconfigured(DeferredEngine owner, LimiterStore current,
+      java.util.function.BiFunction<Engine, LimiterStore, LimiterStore> make) {
+    Target<LimiterStore> old = ((Limiter) current).t;
+    return new Limiter(new Target<>(owner, e -> make.apply(e, old.get())));
+  }
+
   public static StatsStore stats(DeferredEngine owner, Function<Engine, StatsStore> make) {
     return new Stats(new Target<>(owner, make));
   }

@@ -144,6 +144,22 @@ public final class Chain {
         journal(quota.expiryMillis())));
   }
 
+  /**
+   * {@code current}'s members' stores reconfigured to {@code quota} by their engines, under
+   * {@code current}'s journal. The new store is not registered for replay: {@code current} stays
+   * registered with the same journal, and its member stores read and write the same state.
+   */
+  public LimiterStore reconfiguredLimiterStore(String name, LimiterStore current, Quota quota) {
+    FailoverLimiterStore old = (FailoverLimiterStore) current;
+    LimiterStore[] stores = new LimiterStore[members.length];
+    Quota[] quotas = new Quota[members.length];
+    for (int i = 0; i < stores.length; i++) {
+      quotas[i] = members[i].inProcess ? FleetShare.scale(quota, settings.fleetShare()) : quota;
+      stores[i] = members[i].engine.reconfiguredLimiterStore(name, old.stores[i], quotas[i]);
+    }
+    return new FailoverLimiterStore(this, quota, stores, quotas, old.journal);
+  }
+
   public StatsStore statsStore(String name, StatsSpec spec) {
     StatsStore[] stores = new StatsStore[members.length];
     for (int i = 0; i < stores.length; i++) {

@@ -57,21 +57,35 @@ public final class LocalEngine implements Engine {
 
   @Override
   public LimiterStore limiterStore(String name, Quota quota) {
+    LocalLimiterStore.Sizing sizing = new LocalLimiterStore.Sizing(quota);
     KeyTable table = new KeyTable(now -> {
-      Window[] windows = new Window[quota.limits().size()];
+      Quota q = sizing.quota;
+      Window[] windows = new Window[q.limits().size()];
       for (int i = 0; i < windows.length; i++) {
-        Limit limit = quota.limits().get(i);
+        Limit limit = q.limits().get(i);
         windows[i] = window(limit.window(), limit.permits(), now);
       }
       return new LocalLimiterStore.State(windows, now);
     }, quota.expiryMillis(), maxKeys, sweepIntervalMillis, clock.millis());
-    LocalLimiterStore store = new LocalLimiterStore(clock, table, quota);
+    LocalLimiterStore store = new LocalLimiterStore(clock, table, quota, sizing);
     if (quota.topKeys() == 0) {
       return store;
     }
     WindowSpec first = quota.limits().get(0).window();
     return new TopKeysStores.Limiter(store, clock, new TopKeysRing(first, quota.topKeys()),
         new TopKeysRing(first, quota.topKeys()));
+  }
+
+  /**
+   * The same key table (and top-keys sketches) decided against the new permits: every key keeps
+   * its windows and counts.
+   */
+  @Override
+  public LimiterStore reconfiguredLimiterStore(String name, LimiterStore current, Quota quota) {
+    if (current instanceof TopKeysStores.Limiter top) {
+      return top.withQuota(quota);
+    }
+    return ((LocalLimiterStore) current).withQuota(quota);
   }
 
   /** True: each process counts only its own events. */

@@ -21,6 +21,14 @@ import java.util.concurrent.CompletionStage;
  * at most {@link #LEASE_ATTEMPTS} times before deciding {@code minPermits} as a plain
  * tryAcquire. A release takes permits out of each window where the grant put them
  * ({@link Window#release}); its ids are kept in {@link ReleaseIds}.
+ *
+ * <p>Changed permits ({@link #withQuota}): the new store shares the key table and the release
+ * ids, so every window keeps its counts and is decided against the new permits from the next
+ * call; keys created afterwards are sized for the new permits ({@link Sizing}). Windows made for
+ * the old permits stay correct under the new ones: a pane window whose permits were lowered
+ * makes a hot pane exact before its stripes spend ({@link PaneWindow}), and a log ring sized for
+ * fewer permits than the new ones lets its newest entry absorb events once full, which keeps
+ * them counted a little longer (stricter, never looser) until the key's state expires.
  */
 final class LocalLimiterStore implements LimiterStore {
 
@@ -30,19 +38,50 @@ final class LocalLimiterStore implements LimiterStore {
   private final long[] permits;
   private final long smallestPermits;
   private final ReleaseIds releases;
+  private final Sizing sizing;
 
   /** Grants computed and refused by a race before a lease decides minPermits alone. */
   static final int LEASE_ATTEMPTS = 8;
 
+  /** A new store over {@code table} (for tests: the table makes its keys' windows itself). */
   LocalLimiterStore(MillisClock clock, KeyTable table, Quota quota) {
+    this(clock, table, quota, new Sizing(quota));
+  }
+
+  /** A new store over {@code table}, whose new keys {@code sizing} sizes. */
+  LocalLimiterStore(MillisClock clock, KeyTable table, Quota quota, Sizing sizing) {
+    this(clock, table, quota, new ReleaseIds(quota.expiryMillis()), sizing);
+  }
+
+  private LocalLimiterStore(MillisClock clock, KeyTable table, Quota quota, ReleaseIds releases,
+      Sizing sizing) {
     this.clock = clock;
     this.table = table;
     this.smallestPermits = quota.smallestPermits();
-    this.releases = new ReleaseIds(quota.expiryMillis());
+    this.releases = releases;
+    this.sizing = sizing;
     this.limits = quota.limits().toArray(new Limit[0]);
     this.permits = new long[limits.length];
     for (int i = 0; i < limits.length; i++) {
       permits[i] = limits[i].permits();
+    }
+  }
+
+  /**
+   * This store's keys decided against {@code quota}, whose limits differ from this store's only
+   * in permits and names: same table, same release ids; new keys are sized for {@code quota}.
+   */
+  LocalLimiterStore withQuota(Quota quota) {
+    sizing.quota = quota;
+    return new LocalLimiterStore(clock, table, quota, releases, sizing);
+  }
+
+  /** The quota a new key's windows are made for: the latest one a store of the table got. */
+  static final class Sizing {
+    volatile Quota quota;
+
+    Sizing(Quota quota) {
+      this.quota = quota;
     }
   }
 

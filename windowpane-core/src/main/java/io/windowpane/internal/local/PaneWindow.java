@@ -90,6 +90,15 @@ import java.lang.invoke.VarHandle;
  * HOT, so there is no in-flight slack for a denier to miss (the flaw of granting allotment to
  * stripes on demand).
  *
+ * Lowered limits (a limiter reconfigured at run time: Windowpane.reconfigure). The allotment
+ * of a pane opened hot fitted the limit of that moment; against a lower limit it may not, and
+ * (I2) would no longer hold while the stripes spend. So a request that finds a hot pane with a
+ * limit below the one the window was made for (madeFor) first checks the slot against it, and
+ * makes the pane exact when it does not fit: the denial, and every decision after it in that
+ * pane, is then the single-word decision against the true count. Panes opened later are opened
+ * hot only under the lower limit's switch rule. One comparison of two longs on the hot path,
+ * false unless the limit was lowered.
+ *
  * Stripes and panes. A stripe word (tag | sealed | used) only moves forward for a pane. It is
  * taken over by a newer hot pane only after the older pane was closed (for P >= 2 the newer
  * pane's opener closed the older panes of its window first) or has left the window. A count of
@@ -144,6 +153,8 @@ final class PaneWindow extends Window {
   private final long chunk;
   /** A counter's window: only {@link #record} stripes it, with no allotment and no limit. */
   private final boolean counter;
+  /** The limit this window was made for; a lower one checks a hot pane first (design note). */
+  private final long madeFor;
   private final int stripeCount;
   /** Null until the slot CAS is seen to fail (a hot key); then set once, never replaced. */
   @SuppressWarnings("unused") // accessed through STRIPES_REF
@@ -169,6 +180,12 @@ final class PaneWindow extends Window {
 
   private PaneWindow(long paneMillis, int panes, boolean weighted, int stripeCount, long chunk,
       boolean counter, boolean stripedAtOnce, long now) {
+    this(paneMillis, panes, weighted, stripeCount, chunk, counter, stripedAtOnce, 0, now);
+  }
+
+  private PaneWindow(long paneMillis, int panes, boolean weighted, int stripeCount, long chunk,
+      boolean counter, boolean stripedAtOnce, long madeFor, long now) {
+    this.madeFor = madeFor;
     this.paneMillis = paneMillis;
     this.panes = panes;
     this.weighted = weighted;
@@ -199,7 +216,8 @@ final class PaneWindow extends Window {
 
   /** A {@code SLIDING_PANES} window for a limit of {@code limit}: stripes if it gets hot. */
   static PaneWindow panes(long paneMillis, int panes, long limit, long now) {
-    return new PaneWindow(paneMillis, panes, false, STRIPES, chunkFor(limit), false, false, now);
+    return new PaneWindow(paneMillis, panes, false, STRIPES, chunkFor(limit), false, false, limit,
+        now);
   }
 
   /** A {@code SLIDING_WEIGHTED} window of length {@code windowMillis}, for a counter. */
@@ -209,7 +227,8 @@ final class PaneWindow extends Window {
 
   /** A {@code SLIDING_WEIGHTED} window for a limit of {@code limit}: stripes if it gets hot. */
   static PaneWindow weighted(long windowMillis, long limit, long now) {
-    return new PaneWindow(windowMillis, 2, true, STRIPES, chunkFor(limit), false, false, now);
+    return new PaneWindow(windowMillis, 2, true, STRIPES, chunkFor(limit), false, false, limit,
+        now);
   }
 
   /**
@@ -220,6 +239,16 @@ final class PaneWindow extends Window {
       long chunk, long now) {
     return new PaneWindow(paneMillis, weighted ? 2 : panes, weighted, stripeCount, chunk, false,
         true, now);
+  }
+
+  /**
+   * For tests: a limit's window made for {@code limit}, as {@link #panes(long, int, long, long)}
+   * and {@link #weighted(long, long, long)} make it, but striped from the start.
+   */
+  static PaneWindow stripedFor(long paneMillis, int panes, boolean weighted, long limit,
+      long now) {
+    return new PaneWindow(paneMillis, weighted ? 2 : panes, weighted, STRIPES, chunkFor(limit),
+        false, true, limit, now);
   }
 
   /**
@@ -626,6 +655,10 @@ final class PaneWindow extends Window {
         if (isHot(v)) {
           if (counter) { // a counter's hot pane has no allotment: decide on its true count
             exact(pe);
+            continue;
+          }
+          if (limit < madeFor && windowCount(older, countOf(v), now, pe) > limit) {
+            exact(pe); // the limit was lowered: the allotment may not fit it (design note)
             continue;
           }
           long taken = stripesAcquire().take(pe, permits);

@@ -90,6 +90,11 @@ final class TopKeysStores {
       this.denied = denied;
     }
 
+    /** The same table and sketches under {@code quota}'s permits. */
+    Limiter withQuota(io.windowpane.Quota quota) {
+      return new Limiter(store.withQuota(quota), clock, allowed, denied);
+    }
+
     @Override
     public Decision tryAcquire(String key, long permits) {
       long now = clock.millis();

@@ -21,11 +21,29 @@ final class EtcdLimiterStore implements LimiterStore {
 
   private final Lanes lanes;
   private final Limit[] limits;
+  /** The quota a decoded key's windows are made for: the latest one a store of the lanes got. */
+  private final java.util.concurrent.atomic.AtomicReference<Quota> sizing;
 
   EtcdLimiterStore(Context ctx, String name, Quota quota) {
+    this.sizing = new java.util.concurrent.atomic.AtomicReference<>(quota);
     this.lanes = new Lanes(ctx, 'l', name, Shapes.of(quota), quota.expiryMillis(),
-        () -> Windows.forQuota(quota));
+        () -> Windows.forQuota(sizing.get()));
     this.limits = quota.limits().toArray(new Limit[0]);
+  }
+
+  private EtcdLimiterStore(EtcdLimiterStore current, Quota quota) {
+    this.sizing = current.sizing;
+    this.lanes = current.lanes;
+    this.limits = quota.limits().toArray(new Limit[0]);
+  }
+
+  /**
+   * The same keys (the same lanes, under the shape of the first quota) decided against
+   * {@code quota}, whose limits differ from this store's only in permits and names.
+   */
+  EtcdLimiterStore withQuota(Quota quota) {
+    sizing.set(quota);
+    return new EtcdLimiterStore(this, quota);
   }
 
   private CompletableFuture<Decision> call(String key, long permits) {

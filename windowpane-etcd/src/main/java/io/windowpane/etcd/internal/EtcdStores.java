@@ -24,6 +24,11 @@ public final class EtcdStores {
     return new EtcdLimiterStore(ctx, name, quota);
   }
 
+  /** {@code current} (a limiter store of this engine) over {@code quota}'s permits. */
+  public LimiterStore reconfiguredLimiterStore(LimiterStore current, Quota quota) {
+    return ((EtcdLimiterStore) current).withQuota(quota);
+  }
+
   public StatsStore statsStore(String name, StatsSpec spec) {
     return new EtcdStatsStore(ctx, name, spec);
   }

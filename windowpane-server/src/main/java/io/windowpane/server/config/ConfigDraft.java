@@ -57,6 +57,10 @@ final class ConfigDraft {
   /** The Envoy rate limit service (section rls): -1 for off. */
   int grpcPort = -1;
   java.nio.file.Path rlsConfig;
+  /** The file this was loaded from (ServerConfig.load); null otherwise. */
+  java.nio.file.Path file;
+  /** How often that file is checked for changed limiters; zero: never. */
+  java.time.Duration reloadInterval = java.time.Duration.ofSeconds(1);
   /** How often the rules' files are checked for changes; zero: never. */
   java.time.Duration rlsReloadInterval = java.time.Duration.ofSeconds(1);
   /** The Envoy rate limit quota service (section rlqs): -1 for off. */

@@ -35,7 +35,8 @@ final class ConfigReader {
     d.source = file;
     if (top.has("server")) {
       server(YamlMap.fields(top.value("server"), "server", problems, "host", "port",
-          "maxBodyBytes", "maxKeyLength", "maxBatch", "shutdownTimeout", "topKeys"), d, problems);
+          "maxBodyBytes", "maxKeyLength", "maxBatch", "shutdownTimeout", "topKeys",
+          "reloadInterval"), d, problems);
     }
     if (top.has("auth")) {
       auth(YamlMap.fields(top.value("auth"), "auth", problems, "tokens", "tokensFile"),
@@ -127,6 +128,8 @@ final class ConfigReader {
     d.topKeys = (int) m.integer("topKeys", d.topKeys, 0, io.windowpane.TopKey.MAX_COUNTERS);
     d.shutdownTimeout = m.duration("shutdownTimeout", d.shutdownTimeout, Duration.ZERO,
         ConfigDraft.MAX_SHUTDOWN_TIMEOUT);
+    d.reloadInterval = m.duration("reloadInterval", d.reloadInterval, Duration.ZERO,
+        Duration.ofHours(1));
   }
 
   private static void auth(YamlMap m, Node key, ConfigDraft d, Path dir, Problems problems) {

@@ -68,8 +68,12 @@ public final class ServerConfig {
   private final Duration rlsReloadInterval;
   private final int rlqsPort;
   private final Path rlqsConfig;
+  private final Path file;
+  private final Duration reloadInterval;
 
   ServerConfig(ConfigDraft d) {
+    this.file = d.file;
+    this.reloadInterval = d.reloadInterval;
     this.host = d.host;
     this.port = d.port;
     this.maxBodyBytes = d.maxBodyBytes;
@@ -124,7 +128,26 @@ public final class ServerConfig {
       throw new ConfigException(file.toString(), "cannot read the configuration: " + e);
     }
     Path dir = file.toAbsolutePath().getParent();
-    return ConfigReader.read(text, file.toString(), dir, System::getenv);
+    ConfigDraft d = ConfigReader.read(text, file.toString(), dir, System::getenv).draft();
+    d.file = file;
+    return new ServerConfig(d);
+  }
+
+  /**
+   * The file this configuration was {@link #load loaded} from, which the service checks for
+   * changed limiters every {@link #reloadInterval()}; empty for {@link #defaults()} and
+   * {@link #parse}.
+   */
+  public Optional<Path> file() {
+    return Optional.ofNullable(file);
+  }
+
+  /**
+   * How often the service checks its configuration file for changed limits and applies them
+   * ({@code server.reloadInterval}, default 1 s, 0 s to 1 h); zero: never, only at start.
+   */
+  public Duration reloadInterval() {
+    return reloadInterval;
   }
 
   /**
@@ -456,6 +479,8 @@ public final class ServerConfig {
     d.rlsReloadInterval = rlsReloadInterval;
     d.rlqsPort = rlqsPort;
     d.rlqsConfig = rlqsConfig;
+    d.file = file;
+    d.reloadInterval = reloadInterval;
     return d;
   }
 

@@ -168,6 +168,14 @@ public final class Service {
     return backend;
   }
 
+  /**
+   * Applies the limiters of {@code next}, the configuration file read again (see
+   * {@link Catalog#apply}).
+   */
+  public Catalog.Applied apply(ServerConfig next) {
+    return catalog.apply(next.limiters(), next.shadowLimiters(), next.counters(), next.stats());
+  }
+
   Catalog catalog() {
     return catalog;
   }

@@ -36,7 +36,7 @@ class ConfigErrorsTest {
           host: 127.0.0.1
           prot: 8080
         """)).isEqualTo("windowpane.yaml:3: server.prot: unknown key; server takes host, port,"
-            + " maxBodyBytes, maxKeyLength, maxBatch, shutdownTimeout, topKeys");
+            + " maxBodyBytes, maxKeyLength, maxBatch, shutdownTimeout, topKeys, reloadInterval");
   }
 
   @Test

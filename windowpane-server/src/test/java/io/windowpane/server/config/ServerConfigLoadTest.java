@@ -39,6 +39,8 @@ class ServerConfigLoadTest {
     assertThat(c.maxKeyLength()).isEqualTo(128);
     assertThat(c.maxBatch()).isEqualTo(500);
     assertThat(c.shutdownTimeout()).isEqualTo(Duration.ofSeconds(30));
+    assertThat(c.reloadInterval()).isEqualTo(Duration.ofSeconds(5));
+    assertThat(c.file()).contains(file);
     // inline tokens first, then the file's (relative to full.yaml), each once
     assertThat(c.tokens()).containsExactly("s3cret-token-0001", "s3cret-token-0002",
         "file-token-aaaaaaaa", "file-token-bbbbbbbb");

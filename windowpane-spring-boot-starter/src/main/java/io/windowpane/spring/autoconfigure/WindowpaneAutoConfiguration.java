@@ -9,6 +9,7 @@ import io.windowpane.config.WindowpaneConfig;
 import io.windowpane.spring.RateLimitDenialBody;
 import io.windowpane.spring.WindowpaneCatalog;
 import io.windowpane.spring.WindowpaneProperties;
+import io.windowpane.spring.WindowpaneRefresher;
 import io.windowpane.spring.internal.DecisionListener;
 import io.windowpane.spring.internal.FailoverMeters;
 import io.windowpane.spring.internal.InvalidWindowpanePropertiesException;
@@ -60,11 +61,15 @@ public class WindowpaneAutoConfiguration {
   @ConditionalOnMissingBean
   public WindowpaneConfig windowpaneConfig(Environment environment,
       ObjectProvider<SpringRedisSettings> springRedis) {
+    return read(environment, springRedis.getIfAvailable());
+  }
+
+  /** The windowpane.* properties of {@code environment} now, read and validated. */
+  static WindowpaneConfig read(Environment environment, SpringRedisSettings redis) {
     // the starter's own keys, read elsewhere: named in the problem of an unknown key too
     List<String> starterKeys = List.of("enabled", "filter", "keys", "response", "metrics");
     Map<String, Object> tree = PropertyTree.read(environment, "windowpane",
         Set.copyOf(starterKeys));
-    SpringRedisSettings redis = springRedis.getIfAvailable();
     if (redis != null) {
       redis.fillIn(tree);
     }
@@ -104,6 +109,53 @@ public class WindowpaneAutoConfiguration {
   @ConditionalOnMissingBean
   public WindowpaneCatalog windowpaneCatalog(Windowpane windowpane, WindowpaneConfig config) {
     return new WindowpaneCatalog(windowpane, config);
+  }
+
+  /**
+   * Applies changed windowpane.* properties to the running limiters ({@link
+   * WindowpaneRefresher}): on Spring Cloud's environment changes, or when the application asks.
+   */
+  @Bean
+  @ConditionalOnMissingBean
+  public WindowpaneRefresher windowpaneRefresher(WindowpaneCatalog catalog,
+      Environment environment, ObjectProvider<SpringRedisSettings> springRedis) {
+    return new WindowpaneRefresher(catalog,
+        () -> read(environment, springRedis.getIfAvailable()));
+  }
+
+  /**
+   * Spring Cloud Context's {@code EnvironmentChangeEvent} (published by {@code /actuator/refresh},
+   * Spring Cloud Config and Bus) refreshes the limiters when it names a windowpane.* key.
+   */
+  @Configuration(proxyBeanMethods = false)
+  @ConditionalOnClass(name = "org.springframework.cloud.context.environment.EnvironmentChangeEvent")
+  static class SpringCloudRefresh {
+    @Bean
+    EnvironmentChangeRefresh windowpaneEnvironmentChangeListener(
+        ObjectProvider<WindowpaneRefresher> refresher) {
+      return new EnvironmentChangeRefresh(refresher);
+    }
+  }
+
+  /** Refreshes the limiters when a change names a windowpane.* key (or WINDOWPANE_*). */
+  static final class EnvironmentChangeRefresh implements org.springframework.context
+      .ApplicationListener<org.springframework.cloud.context.environment.EnvironmentChangeEvent> {
+    private final ObjectProvider<WindowpaneRefresher> refresher;
+
+    EnvironmentChangeRefresh(ObjectProvider<WindowpaneRefresher> refresher) {
+      this.refresher = refresher;
+    }
+
+    @Override
+    public void onApplicationEvent(
+        org.springframework.cloud.context.environment.EnvironmentChangeEvent event) {
+      boolean ours = event.getKeys().stream()
+          .anyMatch(k -> k.regionMatches(true, 0, "windowpane", 0, 10));
+      WindowpaneRefresher r = refresher.getIfAvailable();
+      if (ours && r != null) {
+        r.refresh();
+      }
+    }
   }
 
   @Bean

@@ -48,6 +48,12 @@ public class ReactiveApp {
       return Flux.just("user ", id);
     }
 
+    @GetMapping("/runtime/{id}")
+    @RateLimited(limiter = "runtime", key = "#id")
+    public Mono<String> runtime(@PathVariable String id) {
+      return Mono.just("runtime " + id);
+    }
+
     @GetMapping("/combined/{id}")
     @RateLimited(limiter = "per-second", key = "#id")
     @RateLimited(limiter = "per-minute", key = "#id")

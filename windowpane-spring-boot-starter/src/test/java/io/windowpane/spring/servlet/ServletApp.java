@@ -59,6 +59,12 @@ public class ServletApp {
       return "user " + id;
     }
 
+    @GetMapping("/runtime/{id}")
+    @RateLimited(limiter = "runtime", key = "#id")
+    public String runtime(@PathVariable String id) {
+      return "runtime " + id;
+    }
+
     @GetMapping("/combined/{id}")
     @RateLimited(limiter = "per-second", key = "#id")
     @RateLimited(limiter = "per-minute", key = "#id")
