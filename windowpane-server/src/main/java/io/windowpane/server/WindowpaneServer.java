@@ -156,8 +156,8 @@ public final class WindowpaneServer implements AutoCloseable {
    * Loads the configuration file again now if it changed (the service also checks every
    * {@code server.reloadInterval} by itself) and applies its limiters' changed permits: every
    * key keeps its counts, and the next decision uses the new permits. Other changes (a limiter
-   * added or removed, another window, counters, statistics, the server, auth, engine or rls
-   * sections) are logged and wait for a restart.
+   * added or removed, another window, counters, statistics, the server, auth, engine, rls or
+   * rlqs sections) are logged and wait for a restart.
    *
    * @return the limiters whose permits changed; empty when nothing changed that applies at run
    *     time, or the service was not started from a file

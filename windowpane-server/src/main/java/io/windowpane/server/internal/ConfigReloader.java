@@ -23,9 +23,9 @@ import java.util.concurrent.TimeUnit;
  * changes. One that does is applied by Catalog.apply: limiters whose limits changed in permits
  * only are reconfigured in place (Windowpane.reconfigure: every key keeps its counts, the next
  * decision uses the new permits), and every other change (a limiter added or removed, another
- * window, counters, statistics, the server, auth, engine, rls or rlqs sections) is logged as waiting
- * for a restart. Polling, not a WatchService, for the reasons RlsReloader gives (a ConfigMap's
- * symlink swap).
+ * window, counters, statistics, the server, auth, engine, rls or rlqs sections) is logged as
+ * waiting for a restart. Polling, not a WatchService, for the reasons RlsReloader gives (a
+ * ConfigMap's symlink swap).
  */
 
 /** Re-reads the service's configuration file when it changes and applies its limits. */

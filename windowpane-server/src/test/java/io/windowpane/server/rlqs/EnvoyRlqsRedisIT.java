@@ -78,7 +78,8 @@ class EnvoyRlqsRedisIT {
   }
 
   long checkoutCount() {
-    return engines.get(engines.size() - 1).counter("rlqs:checkout", CHECKOUT_WINDOW).count(CHECKOUT_KEY);
+    return engines.get(engines.size() - 1).counter("rlqs:checkout", CHECKOUT_WINDOW)
+        .count(CHECKOUT_KEY);
   }
 
   void fleetWithinTheBound(List<RlqsEnvoy> fleetEnvoys, long[] demand) throws Exception {

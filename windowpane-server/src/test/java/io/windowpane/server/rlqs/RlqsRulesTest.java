@@ -83,7 +83,8 @@ class RlqsRulesTest {
     int code = new picocli.CommandLine(new io.windowpane.server.Main())
         .setOut(new PrintWriter(out)).execute("check-config", config.toString());
     assertThat(code).isZero();
-    assertThat(out.toString()).contains("rlqs domains edge (buckets checkout, large, small, tenants, tokens)");
+    assertThat(out.toString())
+        .contains("rlqs domains edge (buckets checkout, large, small, tenants, tokens)");
 
     Files.writeString(buckets, "domain: edge\nbuckets: nope\n");
     StringWriter err = new StringWriter();
