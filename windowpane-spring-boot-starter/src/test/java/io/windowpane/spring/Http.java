@@ -10,6 +10,8 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.net.http.HttpTimeoutException;
 import java.time.Duration;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * Real HTTP calls to the application under test, over HTTP/1.1 (no h2c upgrade attempt). The
@@ -49,7 +51,8 @@ public final class Http {
     }
   }
 
-  private static void dumpThreads(String why) {
+  /** Prints every thread's stack to stderr, headed by {@code why}. */
+  public static void dumpThreads(String why) {
     StringBuilder s = new StringBuilder(why).append("; threads:\n");
     for (ThreadInfo t : ManagementFactory.getThreadMXBean().dumpAllThreads(true, true)) {
       s.append(t.getThreadName()).append(' ').append(t.getThreadState()).append('\n');
@@ -58,6 +61,22 @@ public final class Http {
       }
     }
     System.err.print(s);
+  }
+
+  private static final Pattern METER_VALUE = Pattern.compile("\"value\":([-0-9.E]+)");
+
+  /** The value of a gauge or counter from /actuator/metrics, with one tag or none. */
+  public double meter(String name, String tag) {
+    HttpResponse<String> reply = get("/actuator/metrics/" + name
+        + (tag == null ? "" : "?tag=" + tag));
+    if (reply.statusCode() != 200) {
+      throw new AssertionError(name + ": " + reply.statusCode() + " " + reply.body());
+    }
+    Matcher m = METER_VALUE.matcher(reply.body());
+    if (!m.find()) {
+      throw new AssertionError(name + ": no value in " + reply.body());
+    }
+    return Double.parseDouble(m.group(1));
   }
 
   /** The first value of {@code name}, or null. */

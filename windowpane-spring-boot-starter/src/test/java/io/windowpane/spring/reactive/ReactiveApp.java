@@ -20,10 +20,27 @@ import reactor.core.publisher.Mono;
 @SpringBootApplication
 public class ReactiveApp {
 
+  /** Requests by X-Request-Id that the server has received and not yet finished. */
+  public static final java.util.Map<String, String> IN_FLIGHT =
+      new java.util.concurrent.ConcurrentHashMap<>();
+
+  /** How the server finished each request by X-Request-Id: the signal and the status. */
+  public static final java.util.Map<String, String> FINISHED =
+      new java.util.concurrent.ConcurrentHashMap<>();
+
   /** Stands in for an authentication filter: header X-User becomes the exchange's principal. */
   @Bean
   WebFilter testPrincipal() {
     return (exchange, chain) -> {
+      String id = exchange.getRequest().getHeaders().getFirst("X-Request-Id");
+      if (id != null) {
+        IN_FLIGHT.put(id, Thread.currentThread().getName() + " " + System.currentTimeMillis());
+        return chain.filter(exchange).doFinally(s -> {
+          IN_FLIGHT.remove(id);
+          FINISHED.put(id, s + " " + exchange.getResponse().getStatusCode() + " committed "
+              + exchange.getResponse().isCommitted() + " at " + System.currentTimeMillis());
+        });
+      }
       String user = exchange.getRequest().getHeaders().getFirst("X-User");
       if (user == null) {
         return chain.filter(exchange);

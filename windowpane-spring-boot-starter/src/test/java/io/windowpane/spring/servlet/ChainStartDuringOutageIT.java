@@ -5,8 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.windowpane.spring.Http;
 import io.windowpane.testkit.redis.RedisServer;
 import java.net.http.HttpResponse;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
@@ -46,18 +44,6 @@ class ChainStartDuringOutageIT {
   @LocalServerPort
   int port;
 
-  private static final Pattern VALUE = Pattern.compile("\"value\":([-0-9.E]+)");
-
-  /** The value of a gauge or counter from /actuator/metrics, with one tag or none. */
-  static double meter(Http http, String name, String tag) {
-    HttpResponse<String> reply = http.get("/actuator/metrics/" + name
-        + (tag == null ? "" : "?tag=" + tag));
-    assertThat(reply.statusCode()).as(name + " " + reply.body()).isEqualTo(200);
-    Matcher m = VALUE.matcher(reply.body());
-    assertThat(m.find()).as(reply.body()).isTrue();
-    return Double.parseDouble(m.group(1));
-  }
-
   @Test
   void startedWhileRedisIsDown_answersFromLocal_healthDegraded_thenBackOnRedis()
       throws Exception {
@@ -68,12 +54,12 @@ class ChainStartDuringOutageIT {
     assertThat(health.body()).contains("\"status\":\"DEGRADED\"", "\"active\":\"local\"",
         "\"health\":\"down\"", "\"connect\"");
     // the chain's meters, with the service's names: redis down (2), local takes the writes
-    assertThat(meter(http, "windowpane.failover.health", "engine:redis")).isEqualTo(2.0);
-    assertThat(meter(http, "windowpane.failover.health", "engine:local")).isEqualTo(0.0);
-    assertThat(meter(http, "windowpane.failover.active", "engine:local")).isEqualTo(1.0);
-    assertThat(meter(http, "windowpane.failover.active", "engine:redis")).isEqualTo(0.0);
-    assertThat(meter(http, "windowpane.failover.recoveries", null)).isEqualTo(0.0);
-    assertThat(meter(http, "windowpane.failover.lost.events", null)).isEqualTo(0.0);
+    assertThat(http.meter("windowpane.failover.health", "engine:redis")).isEqualTo(2.0);
+    assertThat(http.meter("windowpane.failover.health", "engine:local")).isEqualTo(0.0);
+    assertThat(http.meter("windowpane.failover.active", "engine:local")).isEqualTo(1.0);
+    assertThat(http.meter("windowpane.failover.active", "engine:redis")).isEqualTo(0.0);
+    assertThat(http.meter("windowpane.failover.recoveries", null)).isEqualTo(0.0);
+    assertThat(http.meter("windowpane.failover.lost.events", null)).isEqualTo(0.0);
 
     try (RedisServer redis = RedisServer.startOn(redisPort)) {
       long deadline = System.nanoTime() + 20_000_000_000L;
@@ -84,13 +70,13 @@ class ChainStartDuringOutageIT {
       HttpResponse<String> up = http.get("/actuator/health/windowpane");
       assertThat(up.statusCode()).isEqualTo(200);
       assertThat(up.body()).contains("\"status\":\"UP\"", "\"active\":\"redis\"");
-      assertThat(meter(http, "windowpane.failover.health", "engine:redis")).isEqualTo(0.0);
-      assertThat(meter(http, "windowpane.failover.active", "engine:redis")).isEqualTo(1.0);
-      assertThat(meter(http, "windowpane.failover.recoveries", null)).isEqualTo(1.0);
+      assertThat(http.meter("windowpane.failover.health", "engine:redis")).isEqualTo(0.0);
+      assertThat(http.meter("windowpane.failover.active", "engine:redis")).isEqualTo(1.0);
+      assertThat(http.meter("windowpane.failover.recoveries", null)).isEqualTo(1.0);
       // the one event local took while redis was down was replayed (or, had its 10 s window
       // passed, dropped) at recovery
-      assertThat(meter(http, "windowpane.failover.replayed.events", null)
-          + meter(http, "windowpane.failover.dropped.events", null)).isEqualTo(1.0);
+      assertThat(http.meter("windowpane.failover.replayed.events", null)
+          + http.meter("windowpane.failover.dropped.events", null)).isEqualTo(1.0);
     }
   }
 }
