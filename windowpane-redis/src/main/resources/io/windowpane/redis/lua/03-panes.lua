@@ -1,7 +1,7 @@
 -- ---- panes -----------------------------------------------------------------------------
 --
--- One hash: v = '3', h = the newest pane written (floor(t / r) of the last write), o = the sum
--- of the live panes older than h, e = the expiry last set by PEXPIRE (ms, without the caller's
+-- One hash: v = '1' (the format), h = the newest pane written (floor(t / r) of the last write),
+-- o = the sum of the live panes older than h, e = the expiry last set by PEXPIRE (ms, without the caller's
 -- grace), and one field per pane (h - P, h], named by its ring slot (pane mod P), holding its
 -- count (absent or 0: none).
 --

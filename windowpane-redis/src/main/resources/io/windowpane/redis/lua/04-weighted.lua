@@ -1,6 +1,6 @@
 -- ---- weighted ---------------------------------------------------------------------------
 --
--- One hash: v = '3', w = the index of the newest fixed window written (floor(t / W)), a = its
+-- One hash: v = '1' (the format), w = the index of the newest fixed window written (floor(t / W)), a = its
 -- count, b = the count of window w - 1, e = its logical expiry (w + 2) W (written for readers;
 -- the functions derive it from w). Only a write moves w, and the write that moves it sets the
 -- expiry: a call that finds w at its own window records with one HINCRBY of a. Count at t in
