@@ -45,21 +45,21 @@ run() { # name, then the FCALL arguments
 }
 
 BIG=1000000000
-run "wp_acquire panes 1s/10, allowed" wp_acquire 1 'wp1:r:{f:a}:0:p1000/10' '' 1 1 p 1000 10 "$BIG"
-run "wp_acquire weighted 1s, allowed" wp_acquire 1 'wp1:r:{f:b}:0:w1000' '' 1 1 w 1000 1 "$BIG"
-run "wp_acquire log 1s, allowed" wp_acquire 2 'wp1:r:{f:c}:0:l1000' 'wp1:r:{f:c}:0:l1000:m' '' 1 1 l 1000 1 1000000
-run "wp_acquire panes 1s/10, denied (limit 10)" wp_acquire 1 'wp1:r:{f:d}:0:p1000/10' '' 1 1 p 1000 10 10
-run "wp_acquire panes 1s/10 + 1h/60, allowed" wp_acquire 2 'wp1:r:{f:e}:0:p1000/10' 'wp1:r:{f:e}:1:p3600000/60' '' 1 2 p 1000 10 "$BIG" p 3600000 60 "$BIG"
+run "wp_acquire panes 1s/10, allowed" wp_acquire 1 'wp1:r:{f:a:1}:0:p1000/10' '' 1 1 p 1000 10 "$BIG"
+run "wp_acquire weighted 1s, allowed" wp_acquire 1 'wp1:r:{f:b:1}:0:w1000' '' 1 1 w 1000 1 "$BIG"
+run "wp_acquire log 1s, allowed" wp_acquire 2 'wp1:r:{f:c:1}:0:l1000' 'wp1:r:{f:c:1}:0:l1000:m' '' 1 1 l 1000 1 1000000
+run "wp_acquire panes 1s/10, denied (limit 10)" wp_acquire 1 'wp1:r:{f:d:1}:0:p1000/10' '' 1 1 p 1000 10 10
+run "wp_acquire panes 1s/10 + 1h/60, allowed" wp_acquire 2 'wp1:r:{f:e:1}:0:p1000/10' 'wp1:r:{f:e:1}:1:p3600000/60' '' 1 2 p 1000 10 "$BIG" p 3600000 60 "$BIG"
 if grep -q "'wp_take'" "$LIB"; then
-  run "wp_take panes 1s/10, allowed" wp_take 1 'wp1:r:{t:a}:0:p1000/10' '' 1 1 p 1000 10 "$BIG"
-  run "wp_take weighted 1s, allowed" wp_take 1 'wp1:r:{t:b}:0:w1000' '' 1 1 w 1000 1 "$BIG"
-  run "wp_take log 1s, allowed" wp_take 2 'wp1:r:{t:c}:0:l1000' 'wp1:r:{t:c}:0:l1000:m' '' 1 1 l 1000 1 1000000
-  run "wp_take panes 1s/10, denied (limit 10)" wp_take 1 'wp1:r:{t:d}:0:p1000/10' '' 1 1 p 1000 10 10
-  run "wp_take panes 1s/10 + 1h/60, allowed" wp_take 2 'wp1:r:{t:e}:0:p1000/10' 'wp1:r:{t:e}:1:p3600000/60' '' 1 2 p 1000 10 "$BIG" p 3600000 60 "$BIG"
+  run "wp_take panes 1s/10, allowed" wp_take 1 'wp1:r:{t:a:1}:0:p1000/10' '' 1 1 p 1000 10 "$BIG"
+  run "wp_take weighted 1s, allowed" wp_take 1 'wp1:r:{t:b:1}:0:w1000' '' 1 1 w 1000 1 "$BIG"
+  run "wp_take log 1s, allowed" wp_take 2 'wp1:r:{t:c:1}:0:l1000' 'wp1:r:{t:c:1}:0:l1000:m' '' 1 1 l 1000 1 1000000
+  run "wp_take panes 1s/10, denied (limit 10)" wp_take 1 'wp1:r:{t:d:1}:0:p1000/10' '' 1 1 p 1000 10 10
+  run "wp_take panes 1s/10 + 1h/60, allowed" wp_take 2 'wp1:r:{t:e:1}:0:p1000/10' 'wp1:r:{t:e:1}:1:p3600000/60' '' 1 2 p 1000 10 "$BIG" p 3600000 60 "$BIG"
 fi
-run "wp_add panes 1s/10" wp_add 1 'wp1:c:{f:f}:p1000/10' '' 1 p 1000 10
-run "wp_add weighted 1s" wp_add 1 'wp1:c:{f:g}:w1000' '' 1 w 1000 1
-run "wp_add log 1s" wp_add 2 'wp1:c:{f:h}:l1000' 'wp1:c:{f:h}:l1000:m' '' 1 l 1000 1
-run "wp_count panes 1s/10" wp_count 1 'wp1:c:{f:f}:p1000/10' '' p 1000 10
-run "wp_count log 1s" wp_count 2 'wp1:c:{f:h}:l1000' 'wp1:c:{f:h}:l1000:m' '' l 1000 1
+run "wp_add panes 1s/10" wp_add 1 'wp1:c:{f:f:1}:p1000/10' '' 1 p 1000 10
+run "wp_add weighted 1s" wp_add 1 'wp1:c:{f:g:1}:w1000' '' 1 w 1000 1
+run "wp_add log 1s" wp_add 2 'wp1:c:{f:h:1}:l1000' 'wp1:c:{f:h:1}:l1000:m' '' 1 l 1000 1
+run "wp_count panes 1s/10" wp_count 1 'wp1:c:{f:f:1}:p1000/10' '' p 1000 10
+run "wp_count log 1s" wp_count 2 'wp1:c:{f:h:1}:l1000' 'wp1:c:{f:h:1}:l1000:m' '' l 1000 1
 run "wp_version (an empty function: the floor)" wp_version 0

@@ -57,9 +57,9 @@ run() { # name, function, numkeys, keys..., args...
 BIG=1000000000
 for fn in wp_acquire wp_take; do
   grep -q "'$fn'" "$LIB" || continue
-  run "$fn panes 1s/10, allowed" $fn 1 "wp1:r:{$fn:a}:0:p1000/10" '' 1 1 p 1000 10 "$BIG"
-  run "$fn weighted 1s, allowed" $fn 1 "wp1:r:{$fn:b}:0:w1000" '' 1 1 w 1000 1 "$BIG"
-  run "$fn log 1s, allowed" $fn 2 "wp1:r:{$fn:c}:0:l1000" "wp1:r:{$fn:c}:0:l1000:m" '' 1 1 l 1000 1 1000000
-  run "$fn panes 1s/10, denied (limit 10)" $fn 1 "wp1:r:{$fn:d}:0:p1000/10" '' 1 1 p 1000 10 10
-  run "$fn panes 1s/10 + 1h/60, allowed" $fn 2 "wp1:r:{$fn:e}:0:p1000/10" "wp1:r:{$fn:e}:1:p3600000/60" '' 1 2 p 1000 10 "$BIG" p 3600000 60 "$BIG"
+  run "$fn panes 1s/10, allowed" $fn 1 "wp1:r:{$fn:a:${#fn}}:0:p1000/10" '' 1 1 p 1000 10 "$BIG"
+  run "$fn weighted 1s, allowed" $fn 1 "wp1:r:{$fn:b:${#fn}}:0:w1000" '' 1 1 w 1000 1 "$BIG"
+  run "$fn log 1s, allowed" $fn 2 "wp1:r:{$fn:c:${#fn}}:0:l1000" "wp1:r:{$fn:c:${#fn}}:0:l1000:m" '' 1 1 l 1000 1 1000000
+  run "$fn panes 1s/10, denied (limit 10)" $fn 1 "wp1:r:{$fn:d:${#fn}}:0:p1000/10" '' 1 1 p 1000 10 10
+  run "$fn panes 1s/10 + 1h/60, allowed" $fn 2 "wp1:r:{$fn:e:${#fn}}:0:p1000/10" "wp1:r:{$fn:e:${#fn}}:1:p3600000/60" '' 1 2 p 1000 10 "$BIG" p 3600000 60 "$BIG"
 done

@@ -57,7 +57,7 @@ final class RedisStatsStore implements StatsStore {
     this.time = time;
     this.guardMillis = guardMillis;
     this.prefix = Layout.statsPrefix(name, spec);
-    this.suffix = Layout.statsSuffix(spec);
+    this.suffix = Layout.statsSuffix(name, spec);
     this.exact = spec.isExact();
     this.buckets = spec.buckets();
     String window = Long.toString(spec.window().windowMillis());
