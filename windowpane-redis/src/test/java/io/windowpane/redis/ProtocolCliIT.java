@@ -185,18 +185,21 @@ class ProtocolCliIT {
     String[] add = {"FCALL", "wp_add", "1", key, at(T), "2", "p", "1000", "10"};
     assertThat(cli(add)).containsExactly("2");
     assertThat(hash(key)).isEqualTo(java.util.Map.of("v", "1", "h", "17000000000", "o", "0",
-        "e", Long.toString(T + 1_100), "0", "2"));
+        "0", "2"));
     add[4] = at(T + 250); // two panes on: the head moves, pane 0 becomes older
     add[5] = "3";
     assertThat(cli(add)).containsExactly("5");
-    assertThat(hash(key)).as("slot 1 (pane T - 900, left) zeroed; expiry moved on")
+    assertThat(hash(key)).as("slot 1 (pane T - 900, left) zeroed")
         .isEqualTo(java.util.Map.of("v", "1", "h", "17000000002", "o", "2",
-            "e", Long.toString(T + 1_300), "0", "2", "1", "0", "2", "3"));
+            "0", "2", "1", "0", "2", "3"));
     add[4] = at(T + 299); // the same pane: its slot alone changes
     add[5] = "1";
     assertThat(cli(add)).containsExactly("6");
-    assertThat(hash(key)).containsEntry("2", "4").containsEntry("o", "2")
-        .containsEntry("e", Long.toString(T + 1_300)).hasSize(7);
+    assertThat(hash(key)).containsEntry("2", "4").containsEntry("o", "2").hasSize(6);
+    add[4] = at(T + 300); // one pane on: pane T - 700 (slot 3, empty) leaves, pane 2 is older
+    assertThat(cli(add)).containsExactly("7");
+    assertThat(hash(key)).isEqualTo(java.util.Map.of("v", "1", "h", "17000000003", "o", "6",
+        "0", "2", "1", "0", "2", "4", "3", "1"));
     // denied: nothing written, the retry-after from the older pane read in the same call
     String[] take = {"FCALL", "wp_take", "1", key, at(T + 950), "1", "1", "p", "1000",
         "10", "6"};
