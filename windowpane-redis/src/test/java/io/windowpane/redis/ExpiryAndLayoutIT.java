@@ -113,7 +113,7 @@ class ExpiryAndLayoutIT {
         clock.advance(6);
         if (i % 1000 == 0) {
           assertThat(asLong(c.command("HLEN", hash))).as("after %d events", i)
-              .isLessThanOrEqualTo(60 + 4); // v, h, o, e and at most P panes
+              .isLessThanOrEqualTo(60 + 3); // v, h, o and at most P panes
           assertThat(asLong(c.command("ZCARD", set))).isLessThanOrEqualTo(500);
         }
       }
