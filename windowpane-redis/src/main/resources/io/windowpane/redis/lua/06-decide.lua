@@ -242,7 +242,7 @@ end
 -- The decision of wp_take and wp_acquire: a number, the remaining room, when allowed; the
 -- array {0, remaining, index of the denying limit (1-based), retry after ms} when denied.
 --
--- The lean path (HMGET of four fields, HINCRBY, arguments checked once).
+-- The lean path (one HMGET, HINCRBY, arguments checked once).
 -- A single panes or weighted limit found at its current pane is decided by TIME, one HMGET and
 -- one HINCRBY with no Lua table built but the HMGET reply: every table (window objects, the
 -- per-limit state, the reply array) and every extra argument check showed in the server's
