@@ -7,6 +7,11 @@
 #
 #     windowpane-bench/redis-function-costs.sh [calls per case, default 100000]
 #
+# The "10,000 keys" cases spread the calls over 10,000 keys (redis-benchmark -r 10000 fills in
+# __rand_int__): at these rates a key sees a call every pane or two, so most calls move its head
+# (the sparse path), where the other cases stay on one hot key.
+#
+# ONLY=<regex> runs only the cases whose name matches.
 # LIB=<file> runs it against another library text (an older version, for a before/after); the
 # wp_take cases run only where the library has that function (version 6 and later).
 set -euo pipefail
@@ -24,12 +29,15 @@ echo "redis $(cli INFO server | grep -o 'redis_version:[^[:space:]]*' | cut -d: 
   "($LIB, $(sha256sum "$LIB" | cut -c1-12)), commit $(git rev-parse --short HEAD 2>/dev/null || echo '?')"
 printf '%-44s %10s %8s  %s\n' case "calls/s" "us/FCALL" "commands inside (calls per FCALL x us)"
 
-run() { # name, then the FCALL arguments
+run() { # name, then the FCALL arguments; KEYSPACE=n: __rand_int__ in a key takes n values
   local name="$1"
   shift
+  if [ -n "${ONLY:-}" ] && ! [[ "$name" =~ $ONLY ]]; then
+    return 0
+  fi
   cli CONFIG RESETSTAT >/dev/null
   local rps
-  rps="$(redis-benchmark -p "$PORT" -n "$CALLS" -c 16 -q FCALL "$@" 2>&1 | tr '\r' '\n' \
+  rps="$(redis-benchmark -p "$PORT" -n "$CALLS" -c 16 ${KEYSPACE:+-r "$KEYSPACE"} -q FCALL "$@" 2>&1 | tr '\r' '\n' \
     | grep -o '[0-9.]* requests per second' | tail -1 | cut -d' ' -f1 || true)"
   local stats
   stats="$(cli INFO commandstats)"
@@ -45,21 +53,26 @@ run() { # name, then the FCALL arguments
 }
 
 BIG=1000000000
-run "wp_acquire panes 1s/10, allowed" wp_acquire 1 'wp1:r:{f:a}:0:p1000/10' '' 1 1 p 1000 10 "$BIG"
-run "wp_acquire weighted 1s, allowed" wp_acquire 1 'wp1:r:{f:b}:0:w1000' '' 1 1 w 1000 1 "$BIG"
-run "wp_acquire log 1s, allowed" wp_acquire 2 'wp1:r:{f:c}:0:l1000' 'wp1:r:{f:c}:0:l1000:m' '' 1 1 l 1000 1 1000000
-run "wp_acquire panes 1s/10, denied (limit 10)" wp_acquire 1 'wp1:r:{f:d}:0:p1000/10' '' 1 1 p 1000 10 10
-run "wp_acquire panes 1s/10 + 1h/60, allowed" wp_acquire 2 'wp1:r:{f:e}:0:p1000/10' 'wp1:r:{f:e}:1:p3600000/60' '' 1 2 p 1000 10 "$BIG" p 3600000 60 "$BIG"
+run "wp_acquire panes 1s/10, allowed" wp_acquire 1 'wp1:r:{f:a:1}:0:p1000/10' '' 1 1 p 1000 10 "$BIG"
+run "wp_acquire weighted 1s, allowed" wp_acquire 1 'wp1:r:{f:b:1}:0:w1000' '' 1 1 w 1000 1 "$BIG"
+run "wp_acquire log 1s, allowed" wp_acquire 2 'wp1:r:{f:c:1}:0:l1000' 'wp1:r:{f:c:1}:0:l1000:m' '' 1 1 l 1000 1 1000000
+run "wp_acquire panes 1s/10, denied (limit 10)" wp_acquire 1 'wp1:r:{f:d:1}:0:p1000/10' '' 1 1 p 1000 10 10
+run "wp_acquire panes 1s/10 + 1h/60, allowed" wp_acquire 2 'wp1:r:{f:e:1}:0:p1000/10' 'wp1:r:{f:e:1}:1:p3600000/60' '' 1 2 p 1000 10 "$BIG" p 3600000 60 "$BIG"
 if grep -q "'wp_take'" "$LIB"; then
-  run "wp_take panes 1s/10, allowed" wp_take 1 'wp1:r:{t:a}:0:p1000/10' '' 1 1 p 1000 10 "$BIG"
-  run "wp_take weighted 1s, allowed" wp_take 1 'wp1:r:{t:b}:0:w1000' '' 1 1 w 1000 1 "$BIG"
-  run "wp_take log 1s, allowed" wp_take 2 'wp1:r:{t:c}:0:l1000' 'wp1:r:{t:c}:0:l1000:m' '' 1 1 l 1000 1 1000000
-  run "wp_take panes 1s/10, denied (limit 10)" wp_take 1 'wp1:r:{t:d}:0:p1000/10' '' 1 1 p 1000 10 10
-  run "wp_take panes 1s/10 + 1h/60, allowed" wp_take 2 'wp1:r:{t:e}:0:p1000/10' 'wp1:r:{t:e}:1:p3600000/60' '' 1 2 p 1000 10 "$BIG" p 3600000 60 "$BIG"
+  run "wp_take panes 1s/10, allowed" wp_take 1 'wp1:r:{t:a:1}:0:p1000/10' '' 1 1 p 1000 10 "$BIG"
+  run "wp_take weighted 1s, allowed" wp_take 1 'wp1:r:{t:b:1}:0:w1000' '' 1 1 w 1000 1 "$BIG"
+  run "wp_take log 1s, allowed" wp_take 2 'wp1:r:{t:c:1}:0:l1000' 'wp1:r:{t:c:1}:0:l1000:m' '' 1 1 l 1000 1 1000000
+  run "wp_take panes 1s/10, denied (limit 10)" wp_take 1 'wp1:r:{t:d:1}:0:p1000/10' '' 1 1 p 1000 10 10
+  run "wp_take panes 1s/10 + 1h/60, allowed" wp_take 2 'wp1:r:{t:e:1}:0:p1000/10' 'wp1:r:{t:e:1}:1:p3600000/60' '' 1 2 p 1000 10 "$BIG" p 3600000 60 "$BIG"
 fi
-run "wp_add panes 1s/10" wp_add 1 'wp1:c:{f:f}:p1000/10' '' 1 p 1000 10
-run "wp_add weighted 1s" wp_add 1 'wp1:c:{f:g}:w1000' '' 1 w 1000 1
-run "wp_add log 1s" wp_add 2 'wp1:c:{f:h}:l1000' 'wp1:c:{f:h}:l1000:m' '' 1 l 1000 1
-run "wp_count panes 1s/10" wp_count 1 'wp1:c:{f:f}:p1000/10' '' p 1000 10
-run "wp_count log 1s" wp_count 2 'wp1:c:{f:h}:l1000' 'wp1:c:{f:h}:l1000:m' '' l 1000 1
+if grep -q "'wp_take'" "$LIB"; then
+  KEYSPACE=10000 run "wp_take panes 1s/10, allowed, 10,000 keys" wp_take 1 'wp1:r:{s:__rand_int__:1}:0:p1000/10' '' 1 1 p 1000 10 "$BIG"
+  KEYSPACE=10000 run "wp_take weighted 1s, allowed, 10,000 keys" wp_take 1 'wp1:r:{s:__rand_int__:1}:0:w1000' '' 1 1 w 1000 1 "$BIG"
+  KEYSPACE=10000 run "wp_take log 1s, allowed, 10,000 keys" wp_take 2 'wp1:r:{s:__rand_int__:1}:0:l1000' 'wp1:r:{s:__rand_int__:1}:0:l1000:m' '' 1 1 l 1000 1 1000000
+fi
+run "wp_add panes 1s/10" wp_add 1 'wp1:c:{f:f:1}:p1000/10' '' 1 p 1000 10
+run "wp_add weighted 1s" wp_add 1 'wp1:c:{f:g:1}:w1000' '' 1 w 1000 1
+run "wp_add log 1s" wp_add 2 'wp1:c:{f:h:1}:l1000' 'wp1:c:{f:h:1}:l1000:m' '' 1 l 1000 1
+run "wp_count panes 1s/10" wp_count 1 'wp1:c:{f:f:1}:p1000/10' '' p 1000 10
+run "wp_count log 1s" wp_count 2 'wp1:c:{f:h:1}:l1000' 'wp1:c:{f:h:1}:l1000:m' '' l 1000 1
 run "wp_version (an empty function: the floor)" wp_version 0

@@ -24,7 +24,7 @@ fi
 . windowpane-bench/lib/own-redis.sh
 cli FUNCTION LOAD REPLACE "$(cat "$LIB")" >/dev/null
 VERSION="$(cli FCALL wp_version 0)"
-KEY='wp1:s:{costs:k}:h60000/60/0.01/-1036/2764'
+KEY='wp1:s:{costs:k:5}:h60000/60/0.01/-1036/2764'
 if [ "$VERSION" -ge 3 ]; then
   KEYS=(2 "$KEY" "$KEY:a") # the hash and its window aggregate
 else

@@ -78,6 +78,50 @@ public final class WindowStats {
     store.record(key, Checks.finite(values));
   }
 
+  /**
+   * Records, for every i, {@code values.get(i)} under {@code keys.get(i)} now: a batch of
+   * independent records, sent in as few engine calls as the engine can (Redis: one call per
+   * node). Waits for every item; if any failed (an exact window past its bound:
+   * {@link CapacityExceededException}), throws the first failure, the other items recorded.
+   * Every key and value is checked before anything is sent: a bad one names its item.
+   */
+  public void recordAll(List<String> keys, List<double[]> values) {
+    RuntimeException first = null;
+    for (CompletionStage<Void> stage : recordAllAsync(keys, values)) {
+      try {
+        stage.toCompletableFuture().join();
+      } catch (java.util.concurrent.CompletionException e) {
+        if (first == null) {
+          first = e.getCause() instanceof RuntimeException ? (RuntimeException) e.getCause() : e;
+        }
+      }
+    }
+    if (first != null) {
+      throw first;
+    }
+  }
+
+  /**
+   * {@link #recordAll(List, List)} without blocking the caller: one stage per item, in order,
+   * each completing when its item is recorded or failing alone.
+   */
+  public List<CompletionStage<Void>> recordAllAsync(List<String> keys, List<double[]> values) {
+    Checks.keys(keys);
+    if (values == null || values.size() != keys.size()) {
+      throw new IllegalArgumentException("values must hold one array per key (" + keys.size()
+          + "), was " + (values == null ? "null" : values.size()));
+    }
+    List<double[]> checked = new java.util.ArrayList<>(values.size());
+    for (int i = 0; i < values.size(); i++) {
+      try {
+        checked.add(Checks.finite(values.get(i)));
+      } catch (IllegalArgumentException e) {
+        throw new IllegalArgumentException("values[" + i + "]: " + e.getMessage(), e);
+      }
+    }
+    return store.recordAllAsync(List.copyOf(keys), checked);
+  }
+
   /** The window's statistics now; an empty summary for a key never seen or expired. */
   public Summary summary(String key) {
     return store.summary(Checks.key(key));

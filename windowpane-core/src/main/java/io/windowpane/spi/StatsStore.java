@@ -82,6 +82,22 @@ public interface StatsStore {
     });
   }
 
+  /**
+   * Records {@code values.get(i)} under {@code keys.get(i)} now, for every i: independent
+   * records (a key may come more than once; its records apply in order), one stage per item,
+   * in order. Each stage completes when its item is recorded or fails alone (an exact window
+   * past its bound: {@link io.windowpane.CapacityExceededException}); a failure of the engine
+   * call fails the items it carried. The default records each item with {@link #recordAsync};
+   * an engine that can sends the batch in fewer calls (Redis: one per node).
+   */
+  default List<CompletionStage<Void>> recordAllAsync(List<String> keys, List<double[]> values) {
+    List<CompletionStage<Void>> out = new ArrayList<>(keys.size());
+    for (int i = 0; i < keys.size(); i++) {
+      out.add(recordAsync(keys.get(i), values.get(i)));
+    }
+    return out;
+  }
+
   /** {@link #summary} without blocking the caller. */
   default CompletionStage<Summary> summaryAsync(String key) {
     return CounterStore.Async.call(() -> summary(key));

@@ -6,8 +6,10 @@ import io.windowpane.Decision;
 import io.windowpane.Limit;
 import io.windowpane.ManualClock;
 import io.windowpane.RateLimiter;
+import io.windowpane.StatsSpec;
 import io.windowpane.WindowCounter;
 import io.windowpane.WindowSpec;
+import io.windowpane.WindowStats;
 import io.windowpane.Windowpane;
 import io.windowpane.testkit.conformance.ConformanceBase;
 import io.windowpane.testkit.redis.RedisCluster;
@@ -79,6 +81,35 @@ class BatchClusterIT {
         assertThat(decisions).isEqualTo(expectedDecisions);
         assertThat(batched.countAll(keys)).isEqualTo(single.countAll(keys));
         clock.advance(300);
+      }
+    }
+  }
+
+  /** recordAll over 200 keys of every node: one call per node, the single records' state. */
+  @Test
+  void recordAll_oneCallPerNode_leavesWhatTheSingleRecordsLeave() {
+    ManualClock clock = ManualClock.at(ConformanceBase.REALISTIC + 5);
+    try (Windowpane wp = TestEngines.cluster(cluster, clock)) {
+      for (StatsSpec spec : List.of(StatsSpec.histogram(Duration.ofSeconds(10), 10),
+          StatsSpec.exact(Duration.ofSeconds(10)))) {
+        WindowStats batched = wp.stats("crb-" + spec.isExact(), spec);
+        WindowStats single = wp.stats("crs-" + spec.isExact(), spec);
+        List<String> keys = keys("k", 200);
+        List<double[]> values = new ArrayList<>();
+        for (int i = 0; i < keys.size(); i++) {
+          values.add(new double[] {i, 0.5 * i});
+        }
+        long before = fcalls();
+        batched.recordAll(keys, values);
+        assertThat(fcalls() - before).as("FCALLs of one batch").isEqualTo(3);
+        for (int i = 0; i < keys.size(); i++) {
+          single.recordAll(keys.get(i), values.get(i));
+        }
+        for (String key : keys) {
+          assertThat(batched.summary(key).count()).isEqualTo(single.summary(key).count());
+          assertThat(Double.compare(batched.summary(key).sum(), single.summary(key).sum()))
+              .isZero();
+        }
       }
     }
   }

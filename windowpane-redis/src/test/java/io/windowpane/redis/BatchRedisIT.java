@@ -124,6 +124,58 @@ class BatchRedisIT {
   }
 
   @Test
+  void recordAll_ofManyKeys_isOneCall_andLeavesWhatTheSingleRecordsLeave() {
+    try (Windowpane wp = TestEngines.standalone(redis, clock, ScriptMode.FUNCTIONS);
+        RespClient admin = redis.client()) {
+      for (StatsSpec spec : List.of(StatsSpec.histogram(Duration.ofSeconds(10), 10),
+          StatsSpec.exact(Duration.ofSeconds(10)))) {
+        WindowStats batched = wp.stats("rb-" + spec.isExact(), spec);
+        WindowStats single = wp.stats("rs-" + spec.isExact(), spec);
+        List<String> keys = List.of("a", "b", "a", "c");
+        List<double[]> values = List.of(new double[] {1.5, 2.25}, new double[] {-3},
+            new double[] {1e-9, 7, 7}, new double[] {0.1});
+        long before = GroupEquivalenceIT.fcalls(admin);
+        batched.recordAll(keys, values);
+        assertThat(GroupEquivalenceIT.fcalls(admin) - before).as("FCALLs").isEqualTo(1);
+        for (int i = 0; i < keys.size(); i++) {
+          single.recordAll(keys.get(i), values.get(i));
+        }
+        for (String key : List.of("a", "b", "c")) {
+          Summary b = batched.summary(key);
+          Summary o = single.summary(key);
+          assertThat(b.count()).isEqualTo(o.count());
+          assertThat(Double.compare(b.sum(), o.sum())).isZero();
+          assertThat(Double.compare(b.quantile(0.5), o.quantile(0.5))).isZero();
+        }
+        assertThat(batched.summary("a").count()).isEqualTo(5);
+      }
+    }
+  }
+
+  @Test
+  void recordAll_anItemAFullExactWindowRefuses_failsAlone_theOthersAreRecorded() {
+    try (Windowpane wp = TestEngines.standalone(redis, clock, ScriptMode.FUNCTIONS)) {
+      WindowStats stats = wp.stats("full", StatsSpec.exact(Duration.ofSeconds(10))
+          .withMaxValues(2));
+      List<CompletableFuture<Void>> calls = new ArrayList<>();
+      stats.recordAllAsync(List.of("x", "y", "z"), List.of(new double[] {1},
+          new double[] {1, 2, 3}, new double[] {4, 5}))
+          .forEach(stage -> calls.add(stage.toCompletableFuture()));
+      assertThat(calls.get(0)).succeedsWithin(Duration.ofSeconds(5));
+      assertThat(calls.get(1)).failsWithin(Duration.ofSeconds(5))
+          .withThrowableOfType(ExecutionException.class)
+          .withCauseInstanceOf(io.windowpane.CapacityExceededException.class);
+      assertThat(calls.get(2)).succeedsWithin(Duration.ofSeconds(5));
+      assertThat(stats.summary("y").count()).isZero();
+      assertThat(stats.summary("z").count()).isEqualTo(2);
+      assertThatThrownBy(() -> stats.recordAll(List.of("x", "y"), List.of(new double[] {1},
+          new double[] {Double.NaN}))).isInstanceOf(IllegalArgumentException.class)
+          .hasMessageStartingWith("values[1]: ");
+      assertThat(stats.summary("x").count()).as("nothing sent").isEqualTo(1);
+    }
+  }
+
+  @Test
   void aBadKeyInABatch_isRefusedBeforeAnyIo_namingIt() {
     try (Windowpane wp = TestEngines.standalone(redis, clock, ScriptMode.FUNCTIONS);
         RespClient admin = redis.client()) {

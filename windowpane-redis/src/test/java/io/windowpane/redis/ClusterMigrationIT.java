@@ -117,7 +117,7 @@ class ClusterMigrationIT {
       assertThat(allowed).isEqualTo(limit);
       assertThat(limiter.tryAcquire("hot", 1).allowed()).isFalse();
       try (RespClient c = to.client()) {
-        assertThat((Long) c.command("EXISTS", "wp1:c:{mig:hot}:p60000/60")).isEqualTo(1L);
+        assertThat((Long) c.command("EXISTS", "wp1:c:{mig:hot:3}:p60000/60")).isEqualTo(1L);
       }
     } finally {
       pool.shutdownNow();

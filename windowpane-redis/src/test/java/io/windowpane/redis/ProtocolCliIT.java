@@ -61,8 +61,8 @@ class ProtocolCliIT {
       RateLimiter api = wp.limiter("api", Quota.of(perSecond, perHour));
       assertThat(api.tryAcquire("user:42", 2)).isEqualTo(Decision.allowed(8));
 
-      String[] acquire = {"FCALL", "wp_acquire", "2", "wp1:r:{api:user:42}:0:p1000/10",
-          "wp1:r:{api:user:42}:1:p3600000/60", Long.toString(T), "6", "2",
+      String[] acquire = {"FCALL", "wp_acquire", "2", "wp1:r:{api:user:42:3}:0:p1000/10",
+          "wp1:r:{api:user:42:3}:1:p3600000/60", Long.toString(T), "6", "2",
           "p", "1000", "10", "10", "p", "3600000", "60", "1000"};
       assertThat(cli(acquire)).containsExactly("1", "2", "0", "0");
       assertThat(api.tryAcquire("user:42", 2)).isEqualTo(Decision.allowed(0));
@@ -74,8 +74,8 @@ class ProtocolCliIT {
       // the server's clock: the empty time argument
       String[] serverTime = acquire.clone();
       serverTime[5] = "";
-      serverTime[3] = "wp1:r:{api:user:7}:0:p1000/10";
-      serverTime[4] = "wp1:r:{api:user:7}:1:p3600000/60";
+      serverTime[3] = "wp1:r:{api:user:7:3}:0:p1000/10";
+      serverTime[4] = "wp1:r:{api:user:7:3}:1:p3600000/60";
       assertThat(cli(serverTime)).containsExactly("1", "4", "0", "0");
     }
   }
@@ -89,8 +89,8 @@ class ProtocolCliIT {
       RateLimiter api = wp.limiter("api", Quota.of(perSecond, perHour));
       assertThat(api.tryAcquire("user:9", 2)).isEqualTo(Decision.allowed(8));
 
-      String[] take = {"FCALL", "wp_take", "2", "wp1:r:{api:user:9}:0:p1000/10",
-          "wp1:r:{api:user:9}:1:p3600000/60", Long.toString(T), "6", "2",
+      String[] take = {"FCALL", "wp_take", "2", "wp1:r:{api:user:9:3}:0:p1000/10",
+          "wp1:r:{api:user:9:3}:1:p3600000/60", Long.toString(T), "6", "2",
           "p", "1000", "10", "10", "p", "3600000", "60", "1000"};
       assertThat(cli(take)).as("allowed: the remaining room alone").containsExactly("2");
       assertThat(api.tryAcquire("user:9", 2)).isEqualTo(Decision.allowed(0));
@@ -98,12 +98,12 @@ class ProtocolCliIT {
       assertThat(api.tryAcquire("user:9", 1)).isEqualTo(Decision.denied(0, perSecond, 1000));
 
       // a weighted window and a log window answer the same way
-      String[] weighted = {"FCALL", "wp_take", "1", "wp1:r:{w:k}:0:w1000", Long.toString(T), "3",
+      String[] weighted = {"FCALL", "wp_take", "1", "wp1:r:{w:k:1}:0:w1000", Long.toString(T), "3",
           "1", "w", "1000", "1", "4"};
       assertThat(cli(weighted)).containsExactly("1");
       // the next fixed window weighs this one's 3 by (1 - e / 1000): 1 fits from e = 667
       assertThat(cli(weighted)).containsExactly("0", "1", "1", "1667");
-      String[] log = {"FCALL", "wp_take", "2", "wp1:r:{l:k}:0:l1000", "wp1:r:{l:k}:0:l1000:m",
+      String[] log = {"FCALL", "wp_take", "2", "wp1:r:{l:k:1}:0:l1000", "wp1:r:{l:k:1}:0:l1000:m",
           Long.toString(T), "3", "1", "l", "1000", "1", "4"};
       assertThat(cli(log)).containsExactly("1");
       assertThat(cli(log)).containsExactly("0", "1", "1", "1000");
@@ -115,16 +115,16 @@ class ProtocolCliIT {
     ManualClock clock = ManualClock.at(T);
     try (Windowpane wp = TestEngines.standalone(redis, clock, ScriptMode.AUTO)) {
       WindowCounter logins = wp.counter("logins", WindowSpec.log(Duration.ofMinutes(1)));
-      assertThat(cli("FCALL", "wp_add", "2", "wp1:c:{logins:alice}:l60000",
-          "wp1:c:{logins:alice}:l60000:m", Long.toString(T), "5", "l", "60000", "1"))
+      assertThat(cli("FCALL", "wp_add", "2", "wp1:c:{logins:alice:6}:l60000",
+          "wp1:c:{logins:alice:6}:l60000:m", Long.toString(T), "5", "l", "60000", "1"))
           .containsExactly("5");
       assertThat(logins.add("alice", 2)).isEqualTo(7);
       clock.advance(60_000);
-      assertThat(cli("FCALL", "wp_count", "2", "wp1:c:{logins:alice}:l60000",
-          "wp1:c:{logins:alice}:l60000:m", Long.toString(T + 59_999), "l", "60000", "1"))
+      assertThat(cli("FCALL", "wp_count", "2", "wp1:c:{logins:alice:6}:l60000",
+          "wp1:c:{logins:alice:6}:l60000:m", Long.toString(T + 59_999), "l", "60000", "1"))
           .containsExactly("7");
       assertThat(logins.count("alice")).as("the events at T have left").isZero();
-      assertThat(cli("FCALL", "wp_version", "0")).containsExactly("2");
+      assertThat(cli("FCALL", "wp_version", "0")).containsExactly("1");
     }
   }
 
@@ -137,8 +137,8 @@ class ProtocolCliIT {
       RateLimiter users = wp.limiter("gu", perUser);
       RateLimiter tenants = wp.limiter("gt", perTenant);
       // members in the order limiter name, then key: gt (tenant acme) before gu (user 42)
-      String[] group = {"FCALL", "wp_group", "3", "wp1:r:{gt:acme}:0:l1000",
-          "wp1:r:{gt:acme}:0:l1000:m", "wp1:r:{gu:42}:0:p1000/10", Long.toString(T), "2",
+      String[] group = {"FCALL", "wp_group", "3", "wp1:r:{gt:acme:2}:0:l1000",
+          "wp1:r:{gt:acme:2}:0:l1000:m", "wp1:r:{gu:42:2}:0:p1000/10", Long.toString(T), "2",
           "1", "1", "l", "1000", "1", "3", "2", "1", "p", "1000", "10", "5"};
       assertThat(cli(group)).as("allowed: 0, then each remaining").containsExactly("0", "2", "3");
       assertThat(wp.tryAcquireAllOrNothing(List.of(users.request("42", 2),
@@ -148,15 +148,15 @@ class ProtocolCliIT {
       assertThat(cli(group)).containsExactly("2", "1", "1", "1", "1000");
       assertThat(tenants.peek("acme", 1).orElseThrow()).isEqualTo(Decision.allowed(0));
 
-      String[] takeAll = {"FCALL", "wp_take_all", "2", "wp1:r:{gu:42}:0:p1000/10",
-          "wp1:r:{gu:7}:0:p1000/10", Long.toString(T), "1", "1", "p", "1000", "10", "5"};
+      String[] takeAll = {"FCALL", "wp_take_all", "2", "wp1:r:{gu:42:2}:0:p1000/10",
+          "wp1:r:{gu:7:2}:0:p1000/10", Long.toString(T), "1", "1", "p", "1000", "10", "5"};
       assertThat(cli(takeAll)).as("3 integers per key").containsExactly("0", "0", "0",
           "4", "0", "0");
       assertThat(users.tryAcquireAll(List.of("42", "7"), 1)).containsExactly(
           Decision.denied(0, perUser, 1000), Decision.allowed(3));
       WindowCounter hits = wp.counter("gh", WindowSpec.weighted(Duration.ofSeconds(1)));
-      assertThat(cli("FCALL", "wp_add_all", "2", "wp1:c:{gh:a}:w1000", "wp1:c:{gh:b}:w1000",
-          Long.toString(T), "2", "w", "1000", "1", "wp1:c:{gh:a}:w1000"))
+      assertThat(cli("FCALL", "wp_add_all", "2", "wp1:c:{gh:a:2}:w1000", "wp1:c:{gh:b:2}:w1000",
+          Long.toString(T), "2", "w", "1000", "1", "wp1:c:{gh:a:2}:w1000"))
           .as("an extra key after the spec: an item like the others").containsExactly("2", "2",
               "4");
       assertThat(hits.countAll(List.of("a", "b"))).containsExactly(4L, 2L);
@@ -181,22 +181,25 @@ class ProtocolCliIT {
   @Test
   void panes_fromRedisCli_storeTheDocumentedLayout() throws Exception {
     // 1 s in 10 panes of 100 ms: T is pane 17,000,000,000 (slot 0)
-    String key = "wp1:c:{views:page}:p1000/10";
+    String key = "wp1:c:{views:page:5}:p1000/10";
     String[] add = {"FCALL", "wp_add", "1", key, at(T), "2", "p", "1000", "10"};
     assertThat(cli(add)).containsExactly("2");
     assertThat(hash(key)).isEqualTo(java.util.Map.of("v", "1", "h", "17000000000", "o", "0",
-        "e", Long.toString(T + 1_100), "0", "2"));
+        "0", "2"));
     add[4] = at(T + 250); // two panes on: the head moves, pane 0 becomes older
     add[5] = "3";
     assertThat(cli(add)).containsExactly("5");
-    assertThat(hash(key)).as("slot 1 (pane T - 900, left) zeroed; expiry moved on")
+    assertThat(hash(key)).as("slot 1 (pane T - 900, left) zeroed")
         .isEqualTo(java.util.Map.of("v", "1", "h", "17000000002", "o", "2",
-            "e", Long.toString(T + 1_300), "0", "2", "1", "0", "2", "3"));
+            "0", "2", "1", "0", "2", "3"));
     add[4] = at(T + 299); // the same pane: its slot alone changes
     add[5] = "1";
     assertThat(cli(add)).containsExactly("6");
-    assertThat(hash(key)).containsEntry("2", "4").containsEntry("o", "2")
-        .containsEntry("e", Long.toString(T + 1_300)).hasSize(7);
+    assertThat(hash(key)).containsEntry("2", "4").containsEntry("o", "2").hasSize(6);
+    add[4] = at(T + 300); // one pane on: pane T - 700 (slot 3, empty) leaves, pane 2 is older
+    assertThat(cli(add)).containsExactly("7");
+    assertThat(hash(key)).isEqualTo(java.util.Map.of("v", "1", "h", "17000000003", "o", "6",
+        "0", "2", "1", "0", "2", "4", "3", "1"));
     // denied: nothing written, the retry-after from the older pane read in the same call
     String[] take = {"FCALL", "wp_take", "1", key, at(T + 950), "1", "1", "p", "1000",
         "10", "6"};
@@ -208,8 +211,8 @@ class ProtocolCliIT {
   @Test
   void aKeyOfAnotherFormat_isRefused_notMisread() throws Exception {
     // a key of an unknown format is refused, not misread
-    cli("HSET", "wp1:c:{old:x}:w1000", "v", "9", "w", "1700000000", "a", "1", "b", "0");
-    assertThat(String.join("\n", cli("FCALL", "wp_count", "1", "wp1:c:{old:x}:w1000",
+    cli("HSET", "wp1:c:{old:x:3}:w1000", "v", "9", "w", "1700000000", "a", "1", "b", "0");
+    assertThat(String.join("\n", cli("FCALL", "wp_count", "1", "wp1:c:{old:x:3}:w1000",
         at(T), "w", "1000", "1"))).startsWith("WPFORMAT");
   }
 
@@ -220,7 +223,7 @@ class ProtocolCliIT {
     try (Windowpane wp = TestEngines.standalone(redis, clock, ScriptMode.AUTO)) {
       RateLimiter api = wp.limiter("peek", Quota.of(perSecond));
       assertThat(api.tryAcquire("u", 2)).isEqualTo(Decision.allowed(1));
-      String key = "wp1:r:{peek:u}:0:p1000/10";
+      String key = "wp1:r:{peek:u:4}:0:p1000/10";
       String dump = String.join("\n", cli("DUMP", key));
       long ttl = Long.parseLong(cli("PTTL", key).get(0));
       String[] peek = {"FCALL_RO", "wp_peek", "1", key, Long.toString(T + 100), "1", "1",
@@ -236,8 +239,8 @@ class ProtocolCliIT {
       assertThat(api.tryAcquire("u", 2)).isEqualTo(Decision.denied(1, perSecond, 900));
       assertThat(api.peek("u", 1)).contains(Decision.allowed(0));
       // a log whose entries have left: peek skips them and removes nothing
-      String[] take = {"FCALL", "wp_take", "2", "wp1:r:{peek:l}:0:l1000",
-          "wp1:r:{peek:l}:0:l1000:m", Long.toString(T), "1", "1", "l", "1000", "1", "2"};
+      String[] take = {"FCALL", "wp_take", "2", "wp1:r:{peek:l:4}:0:l1000",
+          "wp1:r:{peek:l:4}:0:l1000:m", Long.toString(T), "1", "1", "l", "1000", "1", "2"};
       assertThat(cli(take)).containsExactly("1");
       take[5] = Long.toString(T + 500);
       assertThat(cli(take)).containsExactly("0");
@@ -247,7 +250,7 @@ class ProtocolCliIT {
       logPeek[5] = Long.toString(T + 1_200);
       logPeek[6] = "2";
       assertThat(cli(logPeek)).containsExactly("0", "1", "1", "300");
-      assertThat(cli("ZCARD", "wp1:r:{peek:l}:0:l1000")).containsExactly("2");
+      assertThat(cli("ZCARD", "wp1:r:{peek:l:4}:0:l1000")).containsExactly("2");
     }
   }
 
@@ -288,7 +291,7 @@ class ProtocolCliIT {
     try (Windowpane wp = TestEngines.standalone(redis, clock, ScriptMode.AUTO)) {
       WindowCounter orders = wp.counter("orders", WindowSpec.panes(Duration.ofSeconds(10), 10));
       assertThat(orders.add("shop:1")).isEqualTo(1);
-      String key = "wp1:c:{orders:shop:1}:p10000/10";
+      String key = "wp1:c:{orders:shop:1:6}:p10000/10";
       String[] replay = {"FCALL", "wp_replay", "2", key + ":y:batch-17", key,
           Long.toString(T + 9_500), Long.toString(T + 500), "batch-17", "2", "1", "p", "10000",
           "10"};
@@ -313,8 +316,8 @@ class ProtocolCliIT {
     try (Windowpane wp = TestEngines.standalone(redis, clock, ScriptMode.AUTO)) {
       RateLimiter api = wp.limiter("lease", Quota.of(perSecond, perMinute));
       assertThat(api.tryAcquire("u", 3)).isEqualTo(Decision.allowed(7));
-      String p = "wp1:r:{lease:u}:0:p1000/10";
-      String l = "wp1:r:{lease:u}:1:l60000";
+      String p = "wp1:r:{lease:u:5}:0:p1000/10";
+      String l = "wp1:r:{lease:u:5}:1:l60000";
       String t250 = Long.toString(T + 250);
       // wp_acquire's KEYS and ARGV, min (2) in the permits' place, then max (100)
       String[] lease = {"FCALL", "wp_lease", "3", p, l, l + ":m", at(T + 250), "2", "2",
@@ -371,12 +374,12 @@ class ProtocolCliIT {
   void badArguments_fromRedisCli_getTheDocumentedErrors() throws Exception {
     try (Windowpane wp = Windowpane.using(RedisEngine.builder().uri(redis.uri()).build())) {
       assertThat(wp.engineName()).isEqualTo("redis");
-      assertThat(String.join("\n", cli("FCALL", "wp_acquire", "1", "wp1:r:{x:k}:0:p1000/10", "",
+      assertThat(String.join("\n", cli("FCALL", "wp_acquire", "1", "wp1:r:{x:k:1}:0:p1000/10", "",
           "0", "1", "p", "1000", "10", "5")))
           .startsWith("WPARGS permits must be an integer in [1, 4503599627370496], was 0");
-      assertThat(String.join("\n", cli("FCALL", "wp_add", "1", "wp1:c:{x:k}:p1000/7", "", "1",
+      assertThat(String.join("\n", cli("FCALL", "wp_add", "1", "wp1:c:{x:k:1}:p1000/7", "", "1",
           "p", "1000", "7"))).startsWith("WPARGS panes must divide the window");
-      assertThat(cli("EXISTS", "wp1:r:{x:k}:0:p1000/10", "wp1:c:{x:k}:p1000/7"))
+      assertThat(cli("EXISTS", "wp1:r:{x:k:1}:0:p1000/10", "wp1:c:{x:k:1}:p1000/7"))
           .as("nothing changed").containsExactly("0");
     }
   }
@@ -395,7 +398,7 @@ class ProtocolCliIT {
           StatsSpec.histogram(Duration.ofMinutes(1), 12));
       // the hash and its window aggregate; W, P, accuracy, minIndex and span of the default
       // mapping (1% over [1e-9, 1e15])
-      String hash = "wp1:s:{latency:merchant:7}:h60000/12/0.01/-1036/2764";
+      String hash = "wp1:s:{latency:merchant:7:7}:h60000/12/0.01/-1036/2764";
       String[] record = {"FCALL", "wp_record", "2", hash, hash + ":a", Long.toString(T),
           "60000", "12", "0.01", "-1036", "2764"};
       assertThat(cli(concat(record, "42.5", "17", "0"))).as("the pane's count")
@@ -433,7 +436,7 @@ class ProtocolCliIT {
     try (Windowpane wp = TestEngines.standalone(redis, clock, ScriptMode.AUTO)) {
       WindowStats amounts = wp.stats("amounts",
           StatsSpec.exact(Duration.ofMinutes(10)).withMaxValues(3));
-      String set = "wp1:x:{amounts:card:1}:x600000";
+      String set = "wp1:x:{amounts:card:1:7}:x600000";
       String[] record = {"FCALL", "wp_xrecord", "2", set, set + ":m", Long.toString(T),
           "600000", "3"};
       assertThat(cli(concat(record, "19.99", "5"))).as("values held").containsExactly("2");
@@ -458,7 +461,7 @@ class ProtocolCliIT {
 
   @Test
   void stats_badArguments_fromRedisCli_getTheDocumentedErrors() throws Exception {
-    String hash = "wp1:s:{bad:k}:h1000/10/0.01/-1036/2764";
+    String hash = "wp1:s:{bad:k:3}:h1000/10/0.01/-1036/2764";
     String[] record = {"FCALL", "wp_record", "2", hash, hash + ":a", "", "1000", "10", "0.01",
         "-1036", "2764"};
     assertThat(String.join("\n", cli(concat(record, "1", "nan"))))
@@ -469,7 +472,7 @@ class ProtocolCliIT {
     badAccuracy[8] = "0.5";
     assertThat(String.join("\n", cli(concat(badAccuracy, "1"))))
         .startsWith("WPARGS accuracy must be a number in [0.001, 0.2], was 0.5");
-    String set = "wp1:x:{bad:k}:x1000";
+    String set = "wp1:x:{bad:k:3}:x1000";
     assertThat(String.join("\n", cli("FCALL", "wp_xrecord", "2", set, set + ":m", "", "1000",
         "0", "1"))).startsWith("WPARGS maxValues must be an integer in [1, 1000000], was 0");
     assertThat(cli("EXISTS", hash, hash + ":a", set, set + ":m")).as("nothing changed")

@@ -30,7 +30,7 @@ import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * Leasing on Redis (library version 9: wp_lease, wp_release; lock mode through the key's lock).
+ * Leasing on Redis (wp_lease, wp_release; lock mode through the key's lock).
  * The model check: a limiter that leases, acquires and gives leased permits back ends in exactly
  * the state of one that only recorded, at each grant's time, what was kept of it (built by
  * replays), so both answer every later request alike, for panes, weighted, log and a quota of

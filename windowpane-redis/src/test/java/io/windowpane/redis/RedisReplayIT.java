@@ -212,7 +212,7 @@ class RedisReplayIT {
     try (RedisEngine engine = engine(Mode.FUNCTIONS, clock); RespClient c = redis.client()) {
       CounterStore log = engine.counterStore(name, WindowSpec.log(TEN_SECONDS));
       log.add("k", 1);
-      String set = "wp1:c:{" + name + ":k}:l10000";
+      String set = "wp1:c:{" + name + ":k:" + name.length() + "}:l10000";
       assertThat(c.command("HGET", set + ":m", "e")).isEqualTo(Long.toString(base + 15_001));
       await(log.replayAsync("k", 2, base + 1_000, "older"));
       assertThat(c.command("HGET", set + ":m", "e")).as("not shortened, not extended")
@@ -359,13 +359,13 @@ class RedisReplayIT {
     ManualClock clock = ManualClock.at(TestEngines.startInstants()[0]);
     String name = name();
     try (RedisEngine engine = engine(Mode.FUNCTIONS, clock); RespClient c = redis.client()) {
-      c.command("SET", "wp1:c:{" + name + ":k}:p10000/10", "not a hash");
+      c.command("SET", "wp1:c:{" + name + ":k:" + name.length() + "}:p10000/10", "not a hash");
       CounterStore counter = engine.counterStore(name, WindowSpec.panes(TEN_SECONDS, 10));
       assertThat(counter.replayAsync("k", 1, clock.millis(), "r").toCompletableFuture())
           .failsWithin(Duration.ofSeconds(2))
           .withThrowableOfType(java.util.concurrent.ExecutionException.class)
           .withCauseInstanceOf(WindowpaneException.class);
-      assertThat(c.command("EXISTS", "wp1:c:{" + name + ":k}:p10000/10:y:r"))
+      assertThat(c.command("EXISTS", "wp1:c:{" + name + ":k:" + name.length() + "}:p10000/10:y:r"))
           .as("no marker: a retry may still land").isEqualTo(0L);
     }
   }

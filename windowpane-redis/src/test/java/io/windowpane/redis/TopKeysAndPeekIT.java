@@ -27,7 +27,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
- * Library version 8 on one redis-server: wp_peek answers what the next acquire decides and
+ * On one redis-server: wp_peek answers what the next acquire decides and
  * writes nothing; the top-keys sketch (wp_topadd, wp_top) ranks seeded Zipf traffic within the
  * stated bound against an exact count over the sketch's pane window, and expires with it.
  */

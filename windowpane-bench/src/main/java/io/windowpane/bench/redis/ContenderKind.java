@@ -19,6 +19,9 @@ enum ContenderKind {
   REDISSON("redisson", RedissonContender::new),
   /** windowpane's Redis engine, {@code SLIDING_PANES}. */
   WINDOWPANE_PANES("windowpane-panes", s -> new WindowpaneContender(s, "panes")),
+  /** The same with coalescing off: one {@code FCALL} per call, as before coalescing. */
+  WINDOWPANE_PANES_UNCOALESCED("windowpane-panes-uncoalesced",
+      s -> new WindowpaneContender(s, "panes-uncoalesced")),
   /** windowpane's Redis engine, {@code SLIDING_WEIGHTED}. */
   WINDOWPANE_WEIGHTED("windowpane-weighted", s -> new WindowpaneContender(s, "weighted")),
   /** windowpane's Redis engine, {@code SLIDING_LOG}. */

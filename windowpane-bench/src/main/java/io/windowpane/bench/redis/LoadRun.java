@@ -97,11 +97,15 @@ public final class LoadRun {
     stats.ifPresent(ServerStats::reset);
     atStart.run();
     Optional<ServerStats.Cpu> cpuBefore = stats.map(ServerStats::cpu);
+    long clientCpuBefore = processCpuNanos();
     long start = System.nanoTime();
     phase = MEASURE;
     sleep(duration);
     phase = STOP;
     long end = System.nanoTime();
+    long clientCpuAfter = processCpuNanos();
+    double clientCpu = clientCpuBefore < 0 || clientCpuAfter < 0 ? Double.NaN
+        : (clientCpuAfter - clientCpuBefore) / 1e9;
 
     int stuck = 0;
     for (Caller c : callers) {
@@ -131,7 +135,15 @@ public final class LoadRun {
     return new Result(label, keySet.name(), (end - start) / 1e9, latency,
         outcomes[Outcome.ALLOWED.ordinal()], outcomes[Outcome.DENIED.ordinal()],
         outcomes[Outcome.COUNTED.ordinal()], outcomes[Outcome.GAVE_UP.ordinal()],
-        errors, firstError, stuck, commands, cpu);
+        errors, firstError, stuck, commands, cpu, clientCpu);
+  }
+
+  /** This JVM's CPU time so far (every thread), in nanoseconds; -1 if the JVM cannot say. */
+  static long processCpuNanos() {
+    java.lang.management.OperatingSystemMXBean os =
+        java.lang.management.ManagementFactory.getOperatingSystemMXBean();
+    return os instanceof com.sun.management.OperatingSystemMXBean
+        ? ((com.sun.management.OperatingSystemMXBean) os).getProcessCpuTime() : -1;
   }
 
   private static void sleep(Duration d) {

@@ -21,9 +21,9 @@ final class Report {
   static void print(List<Result> results, PrintStream out, String rate) {
     int width = Math.max(20, results.stream().mapToInt(r -> r.contender().length()).max().orElse(0));
     String column = "%-" + width + "s";
-    out.printf(Locale.ROOT, column + " %12s %9s %9s %9s %9s %11s %11s %8s %7s %9s %9s%n",
+    out.printf(Locale.ROOT, column + " %12s %9s %9s %9s %9s %11s %11s %8s %7s %9s %9s %9s%n",
         "contender", rate, "p50 us", "p99 us", "p99.9 us", "max us", "allowed",
-        "denied", "gave up", "errors", "srv cpu%", "cpu us/op");
+        "denied", "gave up", "errors", "srv cpu%", "cpu us/op", "cli us/op");
     for (Result r : results) {
       if (r.seconds() == 0) {
         out.printf(Locale.ROOT, column + " %12s%n", r.contender(), "unavailable");
@@ -31,7 +31,7 @@ final class Report {
       }
       Histogram h = r.latency();
       boolean counts = r.counted() > 0 && r.allowed() + r.denied() == 0;
-      out.printf(Locale.ROOT, column + " %12s %9s %9s %9s %9s %11s %11s %,8d %,7d %9s %9s%n",
+      out.printf(Locale.ROOT, column + " %12s %9s %9s %9s %9s %11s %11s %,8d %,7d %9s %9s %9s%n",
           r.contender(), String.format(Locale.ROOT, r.decisionsPerSecond() < 100 ? "%,.2f" : "%,.0f",
               r.decisionsPerSecond()), micros(h, 50), micros(h, 99), micros(h, 99.9),
           h.getTotalCount() == 0 ? "-" : String.format(Locale.ROOT, "%,.0f", h.getMaxValue() / 1e3),
@@ -40,7 +40,9 @@ final class Report {
           r.gaveUp(), r.errors(),
           r.serverCpu().map(c -> String.format(Locale.ROOT, "%.0f", 100 * (c.user() + c.sys()) / r.seconds())).orElse("-"),
           r.serverCpu().filter(c -> r.decisions() > 0)
-              .map(c -> String.format(Locale.ROOT, "%.1f", 1e6 * (c.user() + c.sys()) / r.decisions())).orElse("-"));
+              .map(c -> String.format(Locale.ROOT, "%.1f", 1e6 * (c.user() + c.sys()) / r.decisions())).orElse("-"),
+          Double.isNaN(r.clientMicrosPerDecision()) ? "-"
+              : String.format(Locale.ROOT, "%.1f", r.clientMicrosPerDecision()));
     }
     out.println("  server commands: calls per decision x usec_per_call (INFO commandstats; commands"
         + " run inside scripts and functions count too)");
@@ -92,6 +94,7 @@ final class Report {
       commands.put(name, c);
     });
     m.put("serverCommands", commands);
+    m.put("clientCpuSeconds", Double.isNaN(r.clientCpuSeconds()) ? null : r.clientCpuSeconds());
     m.put("serverCpuSeconds", r.serverCpu().map(c -> {
       Map<String, Object> cpu = new LinkedHashMap<>();
       cpu.put("user", c.user());

@@ -20,15 +20,22 @@ import org.HdrHistogram.Histogram;
  * @param stuckThreads caller threads still in a call 10 s after the end (their counts are partial)
  * @param commands the server's command statistics for the interval, empty if unavailable
  * @param serverCpu the server's CPU seconds in the interval, if available
+ * @param clientCpuSeconds this JVM's CPU seconds in the interval (the client library and the
+ *     load driver together), NaN if the JVM cannot say
  */
 public record Result(String contender, String scenario, double seconds, Histogram latency, long allowed,
     long denied, long counted, long gaveUp, long errors, Optional<String> firstError,
     int stuckThreads, Map<String, ServerStats.CommandStat> commands,
-    Optional<ServerStats.Cpu> serverCpu) {
+    Optional<ServerStats.Cpu> serverCpu, double clientCpuSeconds) {
 
   /** Calls that ended in a decision (or a count, for {@code incr}). */
   public long decisions() {
     return allowed + denied + counted;
+  }
+
+  /** This JVM's CPU per decision, in microseconds (NaN when unknown or no decisions). */
+  public double clientMicrosPerDecision() {
+    return decisions() == 0 ? Double.NaN : 1e6 * clientCpuSeconds / decisions();
   }
 
   public double decisionsPerSecond() {
@@ -38,6 +45,6 @@ public record Result(String contender, String scenario, double seconds, Histogra
   /** A result for a contender that could not be set up at all. */
   public static Result unavailable(String contender, String scenario, String why) {
     return new Result(contender, scenario, 0, new Histogram(3), 0, 0, 0, 0, 0, Optional.of(why), 0,
-        Map.of(), Optional.empty());
+        Map.of(), Optional.empty(), Double.NaN);
   }
 }

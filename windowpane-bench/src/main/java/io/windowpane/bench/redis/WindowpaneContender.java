@@ -23,15 +23,18 @@ final class WindowpaneContender implements Contender {
   WindowpaneContender(Settings settings, String layout) {
     Duration window = Duration.ofMillis(settings.windowMillis());
     WindowSpec spec = switch (layout) {
-      case "panes" -> WindowSpec.panes(window, settings.panes());
+      case "panes", "panes-uncoalesced" -> WindowSpec.panes(window, settings.panes());
       case "weighted" -> WindowSpec.weighted(window);
       case "log", "lockmode" -> WindowSpec.log(window);
       default -> throw new IllegalArgumentException(
-          "layout: expected panes, weighted, log or lockmode, got " + layout);
+          "layout: expected panes, panes-uncoalesced, weighted, log or lockmode, got " + layout);
     };
     RedisEngine.Builder builder = RedisEngine.builder()
         .uri(settings.redisUri())
         .timeout(LettuceClients.COMMAND_TIMEOUT); // as every Lettuce-based peer here
+    if (layout.equals("panes-uncoalesced")) {
+      builder.coalescing(false); // every call its own FCALL: what coalescing costs or saves
+    }
     if (layout.equals("lockmode")) {
       builder.lockMode(Duration.ofSeconds(30)); // a caller waits this long for a key's lock
     }

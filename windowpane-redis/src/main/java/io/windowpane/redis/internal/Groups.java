@@ -37,10 +37,10 @@ import java.util.concurrent.CompletableFuture;
  *   - allowed, each member answers its remaining after its permits, the group the smallest.
  * The leases decide one member after the other, each after the grants before it; the function
  * decides every member against what it read before writing, which is the same thing as long as
- * no two members share a Redis key. Distinct (limiter, key) pairs can share keys only when a
- * limiter's name and a key's text run into one another ("a" with "b:c", "a:b" with "c": both
- * wp1:r:{a:b:c}:...); such a group, and any group whose keys span slots of a cluster, takes the
- * ordered leases instead. So does a group on stores of lock mode (another engine's stores, or
+ * no two members share a Redis key. Key names carry the name's length (Layout), so distinct
+ * (limiter, key) pairs share keys only when two limiter objects have one name and a window in
+ * common; such a group, and any group whose keys span slots of a cluster, takes the ordered
+ * leases instead. So does a group on stores of lock mode (another engine's stores, or
  * LockModeStores), and a group of one member, which is a plain tryAcquire there too.
  *
  * Top keys are fed as the leases feed them: a member granted (every member of an allowed

@@ -4,27 +4,37 @@ import io.windowpane.LogBuckets;
 import io.windowpane.StatsSpec;
 import io.windowpane.WindowSpec;
 import java.math.BigDecimal;
+import java.nio.charset.StandardCharsets;
 
 /**
  * Key names and ARGV of the protocol (docs/redis-protocol.md). Every key of one logical key
- * shares the hash tag {@code {name:key}}, so a cluster keeps them in one slot:
+ * shares the hash tag {@code {name:key:N}}, N being the name's length in UTF-8 bytes, so a
+ * cluster keeps them in one slot:
  *
  * <pre>
- *   counter  wp1:c:{name:key}:SPEC          (log: also wp1:c:{name:key}:SPEC:m)
- *   limiter  wp1:r:{name:key}:I:SPEC        (I = the limit's position in the quota)
+ *   counter  wp1:c:{name:key:N}:SPEC        (log: also wp1:c:{name:key:N}:SPEC:m)
+ *   limiter  wp1:r:{name:key:N}:I:SPEC      (I = the limit's position in the quota)
  *   SPEC     p{W}/{P} | w{W} | l{W}         (W in ms)
- *   stats    wp1:s:{name:key}:h{W}/{P}/{A}/{I}/{S}    (histogram: the panes' hash)
- *            ...:h{W}/{P}/{A}/{I}/{S}:a             (and its window aggregate, a hash)
- *            wp1:x:{name:key}:x{W} and ...:x{W}:m   (exact: sorted set and meta hash)
+ *   stats    wp1:s:{name:key:N}:h{W}/{P}/{A}/{I}/{S}  (histogram: the panes' hash)
+ *            ...:h{W}/{P}/{A}/{I}/{S}:a               (and its window aggregate, a hash)
+ *            wp1:x:{name:key:N}:x{W} and ...:x{W}:m   (exact: sorted set and meta hash)
  * </pre>
+ *
+ * Design note: why N. Names and keys are the user's and may hold ':' (and '}'), so
+ * {@code {name:key}} alone is ambiguous: limiter "a" with key "b:c" and limiter "a:b" with key
+ * "c" would share {@code {a:b:c}}, and so their state. N makes the name unambiguous: the part
+ * after the tag never holds '}', so the last '}' ends the tag's text; N is the text after its
+ * last ':'; the name is its first N bytes, the key what lies between. N goes last, not first, so
+ * that a key holding '}' still ends the hash tag early where the user meant it to: limiter
+ * "pool" with key "acme:}x" and limiter "pool:acme" with key "}y" share the slot of
+ * {@code {pool:acme:}} (one wp_group call on a cluster), without sharing a key. N is computed
+ * once per store, outside the hot path.
  *
  * A histogram's key names its bucket geometry as the functions receive it: accuracy A (the
  * shortest plain decimal of the double), minIndex I and span S (see {@link #histogramArgs}).
  * Two specs with the same geometry share state, rightly: they bucket every value alike. A
  * client that computes another minIndex or span (its logarithm off by an ulp) reads and writes
  * another key instead of misreading this one's buckets.
- *
- * A key containing '}' ends the hash tag early; all keys of that logical key still share it.
  */
 final class Layout {
 
@@ -56,14 +66,19 @@ final class Layout {
         : c + spec.windowMillis();
   }
 
-  /** The key-name part after the hash tag of a counter over {@code spec}. */
-  static String counterSuffix(WindowSpec spec) {
-    return "}:" + suffix(spec);
+  /** {@code :N}}: the end of the hash tag's text, N the length of {@code name} in UTF-8 bytes. */
+  static String tagEnd(String name) {
+    return ":" + name.getBytes(StandardCharsets.UTF_8).length + "}";
   }
 
-  /** The key-name part after the hash tag of limit {@code index} of a quota. */
-  static String limitSuffix(int index, WindowSpec spec) {
-    return "}:" + index + ":" + suffix(spec);
+  /** The key-name part after the user's key of a counter {@code name} over {@code spec}. */
+  static String counterSuffix(String name, WindowSpec spec) {
+    return tagEnd(name) + ":" + suffix(spec);
+  }
+
+  /** The key-name part after the user's key of limit {@code index} of quota {@code name}. */
+  static String limitSuffix(String name, int index, WindowSpec spec) {
+    return tagEnd(name) + ":" + index + ":" + suffix(spec);
   }
 
   /** Writes the keys of one window at {@code out[at..]}; returns the next free index. */
@@ -93,13 +108,13 @@ final class Layout {
     return prefix(spec.isExact() ? 'x' : 's', name);
   }
 
-  /** The key-name part after the hash tag of a statistics window over {@code spec}. */
-  static String statsSuffix(StatsSpec spec) {
+  /** The key-name part after the user's key of statistics window {@code name} over {@code spec}. */
+  static String statsSuffix(String name, StatsSpec spec) {
     if (spec.isExact()) {
-      return "}:x" + spec.window().windowMillis();
+      return tagEnd(name) + ":x" + spec.window().windowMillis();
     }
     String[] a = histogramArgs(spec);
-    return "}:h" + a[0] + "/" + a[1] + "/" + a[2] + "/" + a[3] + "/" + a[4];
+    return tagEnd(name) + ":h" + a[0] + "/" + a[1] + "/" + a[2] + "/" + a[3] + "/" + a[4];
   }
 
   /**

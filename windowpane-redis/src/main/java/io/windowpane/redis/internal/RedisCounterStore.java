@@ -42,7 +42,7 @@ final class RedisCounterStore implements CounterStore {
     this.time = time;
     this.guardMillis = guardMillis;
     this.prefix = Layout.prefix('c', name);
-    this.suffix = Layout.counterSuffix(spec);
+    this.suffix = Layout.counterSuffix(name, spec);
     this.spec = spec;
     this.keyCount = Layout.keyCount(spec);
     this.algorithm = Layout.code(spec);

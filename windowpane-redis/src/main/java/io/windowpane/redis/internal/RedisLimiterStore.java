@@ -67,7 +67,7 @@ final class RedisLimiterStore implements LimiterStore {
     int keys = 0;
     for (int i = 0; i < limits.length; i++) {
       WindowSpec spec = limits[i].window();
-      suffixes[i] = Layout.limitSuffix(i, spec);
+      suffixes[i] = Layout.limitSuffix(name, i, spec);
       keys += Layout.keyCount(spec);
       Layout.specArgs(acquireArgs, 3 + 4 * i, spec);
       acquireArgs[6 + 4 * i] = Long.toString(limits[i].permits());

@@ -26,8 +26,9 @@ import java.util.concurrent.CompletionStage;
 
 /**
  * A statistics window in Redis: {@code record} and {@code summary} are one call each of the
- * library's statistics functions; {@code summaryAll} is one call of {@code wp_summary_all} (or
- * {@code wp_xsummary_all}) per node ({@link Batch}); async forms never block.
+ * library's statistics functions; {@code summaryAll} and {@code recordAllAsync} are one call of
+ * {@code wp_summary_all} (or {@code wp_xsummary_all}), {@code wp_record_all} (or
+ * {@code wp_xrecord_all}) per node ({@link Batch}); async forms never block.
  * A record refused by a full exact window fails with
  * {@link io.windowpane.CapacityExceededException} and records nothing. A replay is one call of
  * {@code wp_replay_record} or {@code wp_replay_xrecord} (many replays one call of their
@@ -57,7 +58,7 @@ final class RedisStatsStore implements StatsStore {
     this.time = time;
     this.guardMillis = guardMillis;
     this.prefix = Layout.statsPrefix(name, spec);
-    this.suffix = Layout.statsSuffix(spec);
+    this.suffix = Layout.statsSuffix(name, spec);
     this.exact = spec.isExact();
     this.buckets = spec.buckets();
     String window = Long.toString(spec.window().windowMillis());
@@ -253,6 +254,61 @@ final class RedisStatsStore implements StatsStore {
   @Override
   public CompletionStage<Void> recordAsync(String key, double[] values) {
     return Calls.translated(recordCall(key, values).thenApply(held -> (Void) null), "record");
+  }
+
+  /** Values one recordAll call may carry in all; a larger batch is sent item by item. */
+  private static final int MAX_BATCH_VALUES = 100_000;
+
+  /**
+   * wp_record_all or wp_xrecord_all: one call per node ({@link Batch}), every item at the same
+   * time. An item a full exact window refused (-1) fails alone, as its own record would.
+   */
+  @Override
+  public List<CompletionStage<Void>> recordAllAsync(List<String> keys, List<double[]> values) {
+    long total = 0;
+    for (double[] v : values) {
+      total += v.length;
+    }
+    if (keys.size() < 2 || total > MAX_BATCH_VALUES) {
+      return StatsStore.super.recordAllAsync(keys, values);
+    }
+    String now = time.now();
+    List<String[]> items = new ArrayList<>(keys.size());
+    for (String key : keys) {
+      items.add(keys(key));
+    }
+    CompletableFuture<List<Long>> replies = Calls.translated(Batch.runItems(seam, items,
+        (k, extra, order) -> {
+          List<String> args = new ArrayList<>();
+          args.add(now);
+          java.util.Collections.addAll(args, specArgs);
+          args.add(Integer.toString(order.length));
+          for (int i : order) {
+            args.add(Integer.toString(values.get(i).length));
+            for (double v : values.get(i)) {
+              args.add(Double.toString(v)); // reads back as the same double
+            }
+          }
+          java.util.Collections.addAll(args, extra);
+          return seam.callIntegers(exact ? "wp_xrecord_all" : "wp_record_all", k,
+              args.toArray(new String[0]));
+        }), "recordAll");
+    List<CompletionStage<Void>> out = new ArrayList<>(keys.size());
+    for (int i = 0; i < keys.size(); i++) {
+      int item = i;
+      out.add(replies.thenCompose(r -> {
+        if (r.get(item) < 0) {
+          return CompletableFuture.failedFuture(new io.windowpane.CapacityExceededException(
+              "record: the exact window of key " + keys.get(item) + " holds its maxValues"
+                  + " already; nothing recorded for this item"));
+        }
+        if (top != null) { // top keys on: one event per value, fed after the record
+          top.add(now, keys.get(item), values.get(item).length);
+        }
+        return CompletableFuture.completedFuture(null);
+      }));
+    }
+    return out;
   }
 
   @Override

@@ -1,6 +1,6 @@
 #!lua name=windowpane
 --[[
-  windowpane function library, version 2 (every stored layout format 1).
+  windowpane function library, version 1 (every stored layout format 1).
 
   Source. The library is one text, assembled from the files of this directory in name order
   (library.txt lists them; cat *.lua gives the same text): 01 this header, 02 time and
@@ -23,12 +23,12 @@
   7), never through Lua's own 14-digit tostring.
 
   Layouts, all keys of one logical key sharing the caller's hash tag:
-    panes     one hash: v (format), h (newest pane written), o (sum of
-              the live panes older than h), e (the expiry last set, ms) and one field per
-              live pane, named by its ring slot (pane mod P). Only writes move h; the write
-              that moves it zeroes the slots of the panes that left. See "panes" below.
+    panes     one hash: v (format), h (newest pane written), o (sum of the live panes
+              older than h) and one field per live pane, named by its ring slot (pane mod P).
+              Only writes move h; the write that moves it zeroes the slots of the panes that
+              left. The expiry follows from h (see "panes" below): nothing stores it.
     weighted  one hash: v, w (index of the newest fixed window written), a (its
-              count), b (the previous window's count), e (logical expiry, (w + 2) W).
+              count), b (the previous window's count); it expires at (w + 2) W.
     log       a sorted set of accepted events (score = time, member = "seq:count", unique) and
               a meta hash: v, e, s (sequence), c (sum of the set's counts), o (oldest score).
               Entries leaving the window are removed by the next call.
@@ -59,10 +59,12 @@
 
   Cost. Each redis.call costs about 0.5-0.7 us on top of its command (Redis builds a client call
   and converts the reply), so the functions keep calls few: a window already at its current pane
-  (the common case) is decided by one HMGET of four fields and one HINCRBY after TIME, without
-  building window objects (the "hot path"); a window that moves on writes its head, older sum,
-  zeroed slots and expiry in one HSET; PEXPIRE runs at most every other pane (panes), once per
-  fixed window (weighted) or per millisecond (log). The arguments of a window spec and of a
+  (the common case) is decided by one HMGET (five fields for panes, four weighted) and one
+  HINCRBY after TIME, without building window objects (the "hot path"); a window that moves on
+  takes the same road and writes its new pane's count, head and older sum (and zeroed slots) in
+  one HSET instead, reading nothing more when it moves one pane (panes) or one fixed window
+  (weighted); PEXPIRE runs at most every other pane (panes), once per fixed window (weighted)
+  or per millisecond (log). The arguments of a window spec and of a
   limit are checked once per library load (a cache by their text); a denial writes nothing and
   reads no pane when the older panes cannot free enough (a burst that filled the limit in the
   current pane), else all the panes it may need in one HMGET (up to 16); a log write sets only

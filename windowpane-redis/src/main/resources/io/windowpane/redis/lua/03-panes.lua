@@ -1,35 +1,75 @@
 -- ---- panes -----------------------------------------------------------------------------
 --
--- One hash: v = '3', h = the newest pane written (floor(t / r) of the last write), o = the sum
--- of the live panes older than h, e = the expiry last set by PEXPIRE (ms, without the caller's
--- grace), and one field per pane (h - P, h], named by its ring slot (pane mod P), holding its
--- count (absent or 0: none).
+-- One hash: v = '1' (the format), h = the newest pane written (floor(t / r) of the last
+-- write), o = the sum of the live panes older than h, and one field per pane (h - P, h], named by
+-- its ring slot (pane mod P), holding its count (absent or 0: none).
 --
--- Invariants. Only a write moves h, and the write that moves h to a pane c leaves e >= (c + P) r,
--- the instant pane c leaves the window: so a call that finds h at its own pane has nothing to
--- expire and records with one HINCRBY of its slot (o does not change within a pane). The key is
--- live while floor(now / r) - h < P (its logical expiry, (h + P + 1) r). A write
--- that moves h past panes zeroes their slots in the same HSET, so a slot either holds its pane of
--- (h - P, h] or 0, and the hash never holds more than P + 4 fields. PEXPIRE sets (c + P + 1) r,
--- which also covers a write in pane c + 1: it runs at most every other pane.
+-- Invariants. Only a write moves h. A call that finds h at its own pane has nothing to expire
+-- and records with one HINCRBY of its slot (o does not change within a pane). The key is live
+-- while floor(now / r) - h < P. A write that moves h past panes zeroes their slots in the same
+-- HSET, so a slot either holds its pane of (h - P, h] or 0, and the hash never holds more than
+-- P + 3 fields.
+--
+-- Expiry without a stored expiry. The write that moves h to a pane c sets the TTL to
+-- (c + P + 1) r (the instant pane c + 1 leaves the window), except when c is odd and the head
+-- was at c - 1: the write that moved it to c - 1, an even pane, set (c + P) r, which is when
+-- pane c leaves. So after every write that moves h to c the key lives until at least (c + P) r
+-- and at most (c + P + 1) r, within W + r of the last event, and a key written every pane pays
+-- a PEXPIRE every other pane. The rule reads nothing but h, which every call reads anyway.
+--
+-- The head moving one pane on (the usual case for a key seen every pane or so) needs no read
+-- beyond the first HMGET, which also reads the slot of cur - 1: pane cur - P leaves (it is in
+-- cur's slot) and h = cur - 1 joins the older panes. Moving further reads h's slot and the
+-- slots of the other leaving panes in one more HMGET.
 --
 -- A read or a denial writes nothing: a call finding h behind its pane works out the panes that
 -- left and the new o from what it read, and leaves the hash as it was; a key whose panes have
 -- all left is deleted by the next write, not by the read. (Panes.load writes nothing;
--- Panes:record and nothing else writes.)
+-- Panes:record and the hot path's writer, hotRecord, write.)
 
 local Panes = {}
 Panes.__index = Panes
 
--- f: the reply of HMGET key v h o <cur's slot>, if the caller already has it; ro: write
--- nothing (wp_peek: Panes.load writes nothing anyway; only Panes:record writes)
+-- the ring slot of the pane before pane cur, whose slot is slot
+local function previousSlot(slot, p)
+  return slot == 0 and p - 1 or slot - 1
+end
+
+-- the new o and the slots to zero when the head moves from h to cur (h < cur < h + p), from
+-- f = HMGET key v h o <cur's slot> <the slot of cur - 1>: pane h joins the older panes and the
+-- panes (h - p, cur - p] leave; cur's slot holds pane cur - p. Returns o and false (one pane
+-- on: nothing else to read or zero) or o and the slots to zero.
+local function movedOlder(key, f, h, cur, p)
+  local o = tonumber(f[3]) - (tonumber(f[4]) or 0)
+  if cur - h == 1 then
+    return o + (tonumber(f[5]) or 0), false
+  end
+  -- read h's slot and the leaving panes' (pane cur - 1 - p's slot, cur - 1's, was read)
+  local fields, zero = {h - floordiv(h, p) * p}, {}
+  for q = h - p + 1, cur - p - 1 do
+    local z = q - floordiv(q, p) * p
+    zero[#zero + 1] = z
+    if q < cur - p - 1 then
+      fields[#fields + 1] = z
+    end
+  end
+  local values = redis.call('HMGET', key, unpack(fields))
+  o = o + (tonumber(values[1]) or 0) - (tonumber(f[5]) or 0)
+  for i = 2, #values do
+    o = o - (tonumber(values[i]) or 0)
+  end
+  return o, zero
+end
+
+-- f: the reply of HMGET key v h o <cur's slot> <the slot of cur - 1>, if the caller already has
+-- it; ro: write nothing (wp_peek: Panes.load writes nothing anyway; only Panes:record writes)
 function Panes.load(key, now, w, p, f, ro)
   local r = w / p
   local cur = floordiv(now, r)
   local slot = cur - floordiv(cur, p) * p
-  f = f or redis.call('HMGET', key, 'v', 'h', 'o', slot)
+  f = f or redis.call('HMGET', key, 'v', 'h', 'o', slot, previousSlot(slot, p))
   local s = setmetatable({key = key, now = now, r = r, p = p, cur = cur, h = false, o = 0,
-    current = 0, e = false, move = true, zero = false}, Panes)
+    current = 0, move = true, zero = false}, Panes)
   if not f[1] then
     return s
   end
@@ -47,21 +87,7 @@ function Panes.load(key, now, w, p, f, ro)
     s.cur, s.o, s.move = h, o, false
     s.current = tonumber(redis.call('HGET', key, h - floordiv(h, p) * p)) or 0
   else
-    -- panes (h - p, cur - p] leave now, and h becomes an older pane. The newest leaving one,
-    -- cur - p, sits in cur's slot (read above: the write puts cur's count there); the slots of
-    -- the others are read, and zeroed by the write.
-    local fields, zero = {h - floordiv(h, p) * p, 'e'}, {}
-    for q = h - p + 1, cur - p - 1 do
-      local z = q - floordiv(q, p) * p
-      fields[#fields + 1] = z
-      zero[#zero + 1] = z
-    end
-    local values = redis.call('HMGET', key, unpack(fields))
-    o = o + (tonumber(values[1]) or 0) - (tonumber(f[4]) or 0)
-    for i = 3, #values do
-      o = o - (tonumber(values[i]) or 0)
-    end
-    s.o, s.e, s.zero = o, tonumber(values[2]) or false, zero
+    s.o, s.zero = movedOlder(key, f, h, cur, p)
   end
   return s
 end
@@ -72,6 +98,11 @@ end
 
 function Panes:countWith(n)
   return self.o + self.current + n
+end
+
+-- whether a write moving the head from h (false: none) to cur sets the TTL (see "Expiry")
+local function panesExpire(h, cur)
+  return not h or cur - h ~= 1 or cur % 2 == 0
 end
 
 function Panes:record(n)
@@ -95,15 +126,9 @@ function Panes:record(n)
     args[#args + 1] = zero[i]
     args[#args + 1] = 0
   end
-  local expire = not self.e or self.e < (cur + p) * r
-  if expire then
-    self.e = (cur + p + 1) * r
-    args[#args + 1] = 'e'
-    args[#args + 1] = self.e
-  end
   redis.call('HSET', self.key, unpack(args))
-  if expire then
-    pexpire(self.key, self.e - self.now)
+  if panesExpire(self.h, cur) then
+    pexpire(self.key, (cur + p + 1) * r - self.now)
   end
   self.h, self.move, self.zero = cur, false, false
   return self.o + self.current

@@ -1,10 +1,12 @@
 -- ---- weighted ---------------------------------------------------------------------------
 --
--- One hash: v = '3', w = the index of the newest fixed window written (floor(t / W)), a = its
--- count, b = the count of window w - 1, e = its logical expiry (w + 2) W (written for readers;
--- the functions derive it from w). Only a write moves w, and the write that moves it sets the
--- expiry: a call that finds w at its own window records with one HINCRBY of a. Count at t in
--- window k = w: a + ceil(b * (W - elapsed) / W); in window w + 1: the same with a = 0, b = a.
+-- One hash: v = '1' (the format), w = the index of the newest fixed window written
+-- (floor(t / W)), a = its count, b = the count of window w - 1. Only a write moves w, and the
+-- write that moves it sets the TTL to (w + 2) W, when window w stops weighing: a call that finds
+-- w at its own window records with one HINCRBY of a. A write that moves w writes a, b and w
+-- (and v), every field there is, so a key whose windows have both left is overwritten, not
+-- deleted first. Count at t in window k = w: a + ceil(b * (W - elapsed) / W); in window w + 1:
+-- the same with a = 0, b = a.
 
 local Weighted = {}
 Weighted.__index = Weighted
@@ -59,19 +61,13 @@ function Weighted:record(n)
   if not self.move then
     redis.call('HINCRBY', self.key, 'a', n)
   else
-    local expiry = (self.k + 2) * self.w
-    if self.dead then
-      redis.call('DEL', self.key)
-      self.dead = false
-    end
     if self.fresh then
-      redis.call('HSET', self.key, 'w', self.k, 'a', self.a, 'b', self.b, 'e', expiry, 'v',
-        FORMAT)
-    else
-      redis.call('HSET', self.key, 'w', self.k, 'a', self.a, 'b', self.b, 'e', expiry)
+      redis.call('HSET', self.key, 'w', self.k, 'a', self.a, 'b', self.b, 'v', FORMAT)
+    else -- moved on, or both windows had left (dead): every field written again
+      redis.call('HSET', self.key, 'w', self.k, 'a', self.a, 'b', self.b)
     end
-    pexpire(self.key, expiry - self.now)
-    self.move, self.fresh = false, false
+    pexpire(self.key, (self.k + 2) * self.w - self.now)
+    self.move, self.fresh, self.dead = false, false, false
   end
   return self:count()
 end

@@ -38,19 +38,35 @@ end
 -- ---- the hot path of one panes or weighted window --------------------------------------
 --
 -- Most calls find their key live and already at the current pane (weighted: fixed window), so
--- nothing moves on: one HMGET of four fields and one HINCRBY decide, without building window
--- objects. Any other case runs the general code with the HMGET reply already read. On the hot
--- path the functions return the count before the call and the field that hotRecord increments
--- (no closure: nothing to allocate); otherwise nil and the loaded window.
+-- nothing moves on: one HMGET and one HINCRBY decide, without building window objects. A key
+-- whose head moves on (a key seen every few panes, a new one, one whose panes have all left)
+-- takes the same road: one HSET of the new pane's count, the head and the older panes' sum
+-- (and the slots that left), and a PEXPIRE where the expiry rule asks for one ("warm"). The
+-- functions return the count before the call, the field that hotRecord writes, the HMGET reply
+-- (for the general code should the request be denied) and, when the head moves, the move:
+-- {head field, head, other field, its value, ttl or false, slots to zero or false, delete
+-- first, write the format}. Anything else (a lagging caller, another format) returns nil and
+-- the loaded window.
 
 local function hotPanes(key, now, w, p)
   local r = w / p
   local cur = floordiv(now, r)
   local slot = cur - floordiv(cur, p) * p
-  local f = redis.call('HMGET', key, 'v', 'h', 'o', slot)
-  -- hot: at the current pane, whose first write set the expiry (the layout's invariant)
-  if f[1] == FORMAT and tonumber(f[2]) == cur then
-    return tonumber(f[3]) + (tonumber(f[4]) or 0), slot, f
+  local f = redis.call('HMGET', key, 'v', 'h', 'o', slot, previousSlot(slot, p))
+  if f[1] == FORMAT then
+    local h = tonumber(f[2])
+    -- hot: at the current pane, whose first write set the expiry (the layout's invariant)
+    if h == cur then
+      return tonumber(f[3]) + (tonumber(f[4]) or 0), slot, f
+    elseif cur - h >= p then -- every pane has left: start again
+      return 0, slot, f, {'h', cur, 'o', 0, (cur + p + 1) * r - now, false, true, true}
+    elseif h < cur then
+      local o, zero = movedOlder(key, f, h, cur, p)
+      return o, slot, f, {'h', cur, 'o', o,
+        panesExpire(h, cur) and (cur + p + 1) * r - now, zero, false, false}
+    end
+  elseif not f[1] then
+    return 0, slot, f, {'h', cur, 'o', 0, (cur + p + 1) * r - now, false, false, true}
   end
   return nil, Panes.load(key, now, w, p, f)
 end
@@ -58,21 +74,59 @@ end
 local function hotWeighted(key, now, w)
   local k = floordiv(now, w)
   local f = redis.call('HMGET', key, 'v', 'w', 'a', 'b')
-  if f[1] == FORMAT and tonumber(f[2]) == k then
-    local b = tonumber(f[4])
-    local previous = 0
-    if b > 0 then
-      local q, rem = muldiv(b, w - (now - k * w), w)
-      previous = rem > 0 and q + 1 or q
+  local b
+  if f[1] == FORMAT then
+    local k0 = tonumber(f[2])
+    if k0 == k then
+      b = tonumber(f[4])
+    elseif k0 == k - 1 then -- the next fixed window: a becomes b
+      b = tonumber(f[3])
+    elseif k0 < k then -- both windows have left: every field is written again
+      b = 0
     end
+  elseif not f[1] then
+    b = 0
+  end
+  if not b then
+    return nil, Weighted.load(key, now, w, f)
+  end
+  local previous = 0
+  if b > 0 then
+    local q, rem = muldiv(b, w - (now - k * w), w)
+    previous = rem > 0 and q + 1 or q
+  end
+  if f[1] and tonumber(f[2]) == k then
     return tonumber(f[3]) + previous, 'a', f
   end
-  return nil, Weighted.load(key, now, w, f)
+  return previous, 'a', f, {'w', k, 'b', b, (k + 2) * w - now, false, false, not f[1]}
 end
 
--- records n on the hot path: field is cur's slot (panes) or 'a' (weighted); returns the count
-local function hotRecord(key, before, field, n)
-  redis.call('HINCRBY', key, field, n)
+-- records n on the hot path: field is cur's slot (panes) or 'a' (weighted); move, when the
+-- head moves on, as hotPanes and hotWeighted return it; returns the count
+local function hotRecord(key, before, field, n, move)
+  if not move then
+    redis.call('HINCRBY', key, field, n)
+    return before + n
+  end
+  if move[7] then
+    redis.call('DEL', key)
+  end
+  local zero = move[6]
+  if zero then
+    local args = {field, n, move[1], move[2], move[3], move[4]}
+    for i = 1, #zero do
+      args[#args + 1] = zero[i]
+      args[#args + 1] = 0
+    end
+    redis.call('HSET', key, unpack(args))
+  elseif move[8] then
+    redis.call('HSET', key, field, n, move[1], move[2], move[3], move[4], 'v', FORMAT)
+  else
+    redis.call('HSET', key, field, n, move[1], move[2], move[3], move[4])
+  end
+  if move[5] then
+    pexpire(key, move[5])
+  end
   return before + n
 end
 
@@ -161,9 +215,9 @@ end
 local function addAt(keys, args, now)
   local n = int(args[2], 'n', 1, 2147483647)
   checkKeys(keys, keyCount(args[3]))
-  local before, field = hot(keys[1], args, 3, now)
+  local before, field, _, move = hot(keys[1], args, 3, now)
   if before then
-    return hotRecord(keys[1], before, field, n)
+    return hotRecord(keys[1], before, field, n, move)
   end
   local win = field or window(keys, 1, args, 3, now)
   return win:record(n)
@@ -188,7 +242,7 @@ end
 -- The decision of wp_take and wp_acquire: a number, the remaining room, when allowed; the
 -- array {0, remaining, index of the denying limit (1-based), retry after ms} when denied.
 --
--- The lean path (HMGET of four fields, HINCRBY, arguments checked once).
+-- The lean path (one HMGET, HINCRBY, arguments checked once).
 -- A single panes or weighted limit found at its current pane is decided by TIME, one HMGET and
 -- one HINCRBY with no Lua table built but the HMGET reply: every table (window objects, the
 -- per-limit state, the reply array) and every extra argument check showed in the server's
@@ -200,10 +254,10 @@ local function acquireAt(keys, args, now)
   local limits, windows = {}, {}
   if #keys == count and count == 1 then
     local limit = cached(COUNTS, args[7], 'limit', 1, TWO52)
-    local before, field, f = hot(keys[1], args, 4, now)
+    local before, field, f, move = hot(keys[1], args, 4, now)
     if before then
       if before + n <= limit then
-        return limit - hotRecord(keys[1], before, field, n)
+        return limit - hotRecord(keys[1], before, field, n, move)
       end
       windows[1] = window(keys, 1, args, 4, now, f)
     elseif field then
@@ -223,9 +277,9 @@ local function acquireAt(keys, args, now)
   for j = 1, count do
     local i = 4 + (j - 1) * 4
     limits[j] = cached(COUNTS, args[i + 3], 'limit', 1, TWO52)
-    local before, field, f = hot(keys[j], args, i, now)
+    local before, field, f, move = hot(keys[j], args, i, now)
     if before then
-      hots[j] = {before, field, f}
+      hots[j] = {before, field, f, move}
       fits = fits and before + n <= limits[j]
     else
       hots[j] = false
@@ -237,7 +291,7 @@ local function acquireAt(keys, args, now)
     local remaining = TWO52
     for j = 1, count do
       local h = hots[j]
-      remaining = math.min(remaining, limits[j] - hotRecord(keys[j], h[1], h[2], n))
+      remaining = math.min(remaining, limits[j] - hotRecord(keys[j], h[1], h[2], n, h[4]))
     end
     return remaining
   end

@@ -382,11 +382,14 @@ end
 
 -- FCALL wp_record 2 <hash> <aggregate> <time|""> <W> <P> <accuracy> <minIndex> <span> <value>...
 -- -> (integer) the count of the pane the values went to
-EXPORTS.wp_record = function(keys, args)
-  local now = now_ms(args[1])
+local function recordAt(keys, args, now)
   checkKeys(keys, 2)
   local w, p, lng, minIndex, span = histogramSpec(args, 2)
   return hrecord(keys, now, now, w, p, lng, minIndex, span, batch(args, 7))
+end
+
+EXPORTS.wp_record = function(keys, args)
+  return recordAt(keys, args, now_ms(args[1]))
 end
 
 -- The HMGET fields of a summary: v, e, h, then the scalars of slot S at 4 + 5 S (n, s, e, min,
@@ -539,8 +542,8 @@ end
 
 -- FCALL wp_xrecord 2 <set> <meta> <time|""> <W> <maxValues> <value>...
 -- -> (integer) the values held after recording; WPFULL (nothing recorded) past maxValues
-EXPORTS.wp_xrecord = function(keys, args)
-  local now = now_ms(args[1])
+-- refusal: answer -1 instead of failing with WPFULL (wp_xrecord_all, whose other items go on)
+local function xrecordAt(keys, args, now, refusal)
   checkKeys(keys, 2)
   local w = int(args[2], 'window', 1, MAX_WINDOW)
   local max = int(args[3], 'maxValues', 1, MAX_HELD)
@@ -558,6 +561,9 @@ EXPORTS.wp_xrecord = function(keys, args)
   if held + n > max then -- decided before anything is written: a refusal changes nothing
     local gone = held > 0 and redis.call('ZCOUNT', key, '-inf', cutoff) or 0
     if held - gone + n > max then
+      if refusal then
+        return -1
+      end
       fail('WPFULL', key .. ' holds ' .. fmt(held - gone) .. ' values and may hold at most '
         .. fmt(max) .. ' (maxValues); ' .. fmt(n) .. ' more refused, nothing recorded')
     end
@@ -581,6 +587,10 @@ EXPORTS.wp_xrecord = function(keys, args)
     pexpire(meta, expiry - now)
   end
   return held
+end
+
+EXPORTS.wp_xrecord = function(keys, args)
+  return xrecordAt(keys, args, now_ms(args[1]))
 end
 
 -- FCALL wp_xsummary 2 <set> <meta> <time|""> <W>

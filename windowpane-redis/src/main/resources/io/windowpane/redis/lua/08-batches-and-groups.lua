@@ -127,6 +127,68 @@ EXPORTS.wp_take_all = function(keys, args)
   return out
 end
 
+-- The items of wp_record_all and wp_xrecord_all: the window's spec at args[2..1 + spec], then
+-- the number of items and per item its number of values and values, then the extra keys (two
+-- keys per item). Returns each item's keys and the ARGV its single function takes (time, spec,
+-- values); every item's values are checked here, before the first write.
+local function recordItems(keys, args, spec)
+  local first = 2 + spec
+  local m = int(args[first], 'items', 1, MAX_ITEMS)
+  local i, itemArgs = first + 1, {}
+  for j = 1, m do
+    local c = int(args[i], 'values', 1, MAX_BATCH)
+    local a = {args[1]}
+    for q = 2, 1 + spec do
+      a[q] = args[q]
+    end
+    for q = 1, c do
+      a[1 + spec + q] = args[i + q]
+    end
+    itemArgs[j] = a
+    i = i + 1 + c
+  end
+  local items = batchItems(keys, args, i, 2)
+  if #items ~= m then
+    fail('WPARGS', 'the call was given ' .. fmt(m) .. ' items and the keys of ' .. fmt(#items))
+  end
+  for j = 1, m do
+    batch(itemArgs[j], 2 + spec)
+  end
+  return items, itemArgs
+end
+
+-- FCALL wp_record_all <numkeys> <hash 1> <aggregate 1> <hash 2> ... <time|""> <W> <P>
+--       <accuracy> <minIndex> <span> <items> then per item: <number of values> <value>...
+--       [extra keys]
+-- -> {reply 1, reply 2, ...}: each item's wp_record reply, in order
+EXPORTS.wp_record_all = function(keys, args)
+  local now = now_ms(args[1])
+  histogramSpec(args, 2)
+  local items, itemArgs = recordItems(keys, args, 5)
+  local out = {}
+  for j = 1, #items do
+    out[j] = recordAt(items[j], itemArgs[j], now)
+  end
+  return out
+end
+
+-- FCALL wp_xrecord_all <numkeys> <set 1> <meta 1> <set 2> ... <time|""> <W> <maxValues>
+--       <items> then per item: <number of values> <value>... [extra keys]
+-- -> {reply 1, reply 2, ...}: each item's wp_xrecord reply (the values held), in order, or -1
+--    for an item its window refused (wp_xrecord's WPFULL: that item recorded nothing, the
+--    others are recorded as if called alone)
+EXPORTS.wp_xrecord_all = function(keys, args)
+  local now = now_ms(args[1])
+  int(args[2], 'window', 1, MAX_WINDOW)
+  int(args[3], 'maxValues', 1, MAX_HELD)
+  local items, itemArgs = recordItems(keys, args, 2)
+  local out = {}
+  for j = 1, #items do
+    out[j] = xrecordAt(items[j], itemArgs[j], now, true) -- -1: refused before any write
+  end
+  return out
+end
+
 -- FCALL_RO wp_summary_all <numkeys> <hash 1> <aggregate 1> ... <time|""> <W> <P> <accuracy>
 --       <minIndex> <span> [extra keys]
 -- -> {summary 1, summary 2, ...}: each wp_summary's reply (an array). Read-only.

@@ -105,7 +105,7 @@ local function weightedApply(s, now, n)
     if s.dead then
       redis.call('DEL', s.key)
     end
-    redis.call('HSET', s.key, 'w', s.kt, 'a', n, 'b', 0, 'e', expiry, 'v', FORMAT)
+    redis.call('HSET', s.key, 'w', s.kt, 'a', n, 'b', 0, 'v', FORMAT)
     pexpire(s.key, expiry - now)
   end
 end

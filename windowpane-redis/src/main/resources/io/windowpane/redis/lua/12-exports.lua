@@ -10,7 +10,7 @@ local NAMES = {'wp_version', 'wp_add', 'wp_count', 'wp_acquire', 'wp_take', 'wp_
 local READ_ONLY = {'wp_summary', 'wp_xsummary', 'wp_peek', 'wp_top'} -- FCALL_RO may call them, on replicas too
 -- batches: keys of several slots of one node (see "batches and groups")
 local CROSS_SLOT = {'wp_add_all', 'wp_count_all', 'wp_take_all', 'wp_replay_all',
-  'wp_replay_record_all', 'wp_replay_xrecord_all'}
+  'wp_replay_record_all', 'wp_replay_xrecord_all', 'wp_record_all', 'wp_xrecord_all'}
 local CROSS_SLOT_READ_ONLY = {'wp_summary_all', 'wp_xsummary_all'}
 
 if redis.register_function then

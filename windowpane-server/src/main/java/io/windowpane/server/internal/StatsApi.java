@@ -13,6 +13,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 
 /**
  * {@code /v1/stats}: record, summary, their batch forms, and the descriptions. A record batch is
@@ -103,9 +104,15 @@ final class StatsApi {
     }
     long recorded = total;
     List<CompletableFuture<Void>> calls = new ArrayList<>(records.size());
+    List<String> keys = new ArrayList<>(records.size());
+    List<double[]> values = new ArrayList<>(records.size());
+    for (Values v : records) {
+      keys.add(v.key);
+      values.add(v.values);
+    }
     service.backend().call(ctx, "record", () -> {
-      for (Values v : records) {
-        calls.add(stats.recordAllAsync(v.key, v.values).toCompletableFuture());
+      for (CompletionStage<Void> call : stats.recordAllAsync(keys, values)) {
+        calls.add(call.toCompletableFuture());
       }
       // every call is awaited, so that the reply can say which records were refused
       return CompletableFuture.allOf(calls.toArray(new CompletableFuture<?>[0]))
