@@ -36,12 +36,6 @@ final class TestEngines {
         .scripts(ScriptMode.FUNCTIONS).clock(clock).expiryGrace(TEST_GRACE).build();
   }
 
-  /** An engine on one {@code redis-server} in lock mode (counters and limiters). */
-  static Windowpane lockMode(RedisServer redis, ManualClock clock) {
-    return Windowpane.using(RedisEngine.builder().uri(redis.uri()).clock(clock)
-        .expiryGrace(TEST_GRACE).lockMode(Duration.ofSeconds(30)).build());
-  }
-
   /** An engine on a Redis Cluster. */
   static Windowpane cluster(RedisCluster cluster, ManualClock clock) {
     return Windowpane.using(RedisEngine.builder()
