@@ -17,7 +17,7 @@ class EtcdClusterConformanceIT extends EtcdConformanceSuite {
   }
 
   @Override
-  protected Windowpane open(ManualClock clock) {
+  protected Windowpane newEngine(ManualClock clock) {
     return TestEngines.open(cluster.endpoints(), clock);
   }
 }

@@ -26,7 +26,7 @@ class Redis6ConformanceIT extends RedisConformanceSuite {
   }
 
   @Override
-  protected Windowpane open(ManualClock clock) {
+  protected Windowpane newEngine(ManualClock clock) {
     return TestEngines.standalone(redis, clock, ScriptMode.AUTO);
   }
 

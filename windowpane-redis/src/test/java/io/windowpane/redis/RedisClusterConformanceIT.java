@@ -17,7 +17,7 @@ class RedisClusterConformanceIT extends RedisConformanceSuite {
   }
 
   @Override
-  protected Windowpane open(ManualClock clock) {
+  protected Windowpane newEngine(ManualClock clock) {
     return TestEngines.cluster(cluster, clock);
   }
 

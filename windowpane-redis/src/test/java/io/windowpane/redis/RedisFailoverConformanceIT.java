@@ -50,7 +50,7 @@ class RedisFailoverConformanceIT extends RedisConformanceSuite {
 
     @Override
     protected Windowpane newEngine(ManualClock clock) {
-      return open(clock);
+      return chain(clock);
     }
   }
 
@@ -68,12 +68,16 @@ class RedisFailoverConformanceIT extends RedisConformanceSuite {
 
     @Override
     protected Windowpane newEngine(ManualClock clock) {
-      return open(clock);
+      return chain(clock);
     }
   }
 
   @Override
-  protected Windowpane open(ManualClock clock) {
+  protected Windowpane newEngine(ManualClock clock) {
+    return chain(clock);
+  }
+
+  private Windowpane chain(ManualClock clock) {
     return Windowpane.using(Failover.chain(
             RedisEngine.builder().uri(redis.uri()).clock(clock)
                 .expiryGrace(TestEngines.TEST_GRACE).build(),
