@@ -38,13 +38,4 @@ class Redis6ConformanceIT extends RedisConformanceSuite {
           .doesNotContain("fcall");
     }
   }
-
-  /**
-   * A quarter of the functions configuration's operations: the same scripts run here, so the
-   * full count there covers the atomicity; this one checks the totals through this path.
-   */
-  @Override
-  protected int concurrencyOperationsPerPhase() {
-    return 500;
-  }
 }

@@ -20,13 +20,4 @@ class RedisEvalshaConformanceIT extends RedisConformanceSuite {
   protected Windowpane newEngine(ManualClock clock) {
     return TestEngines.standalone(redis, clock, ScriptMode.EVALSHA);
   }
-
-  /**
-   * A quarter of the functions configuration's operations: the same scripts run here, so the
-   * full count there covers the atomicity; this one checks the totals through this path.
-   */
-  @Override
-  protected int concurrencyOperationsPerPhase() {
-    return 500;
-  }
 }

@@ -29,12 +29,6 @@ class RedisFailoverConformanceIT extends RedisConformanceSuite {
     this.redis = redis;
   }
 
-  /** The chain adds nothing to contend on: a quarter of the plain engine's operations suffice. */
-  @Override
-  protected int concurrencyOperationsPerPhase() {
-    return 500;
-  }
-
   /** The limiter parts again with hot-key leasing on every limiter, through the chain. */
   @Nested
   class LeasingLimiters extends LimiterConformance {
