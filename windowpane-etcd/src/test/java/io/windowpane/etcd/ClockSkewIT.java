@@ -17,7 +17,6 @@ import java.util.List;
 import java.util.UUID;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -27,7 +26,6 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * applied to it, so nothing is lost or counted twice, and every event stays counted between W and
  * W + d of real time: a limit may only get stricter, by at most d, never looser.
  */
-@Tag("wall-clock") // real time or killed processes: run with no other test JVM beside (pom.xml)
 @ExtendWith(EtcdServerExtension.class)
 class ClockSkewIT {
 

@@ -4,7 +4,6 @@ import io.windowpane.testkit.etcd.EtcdServer;
 import io.windowpane.testkit.etcd.EtcdServerExtension;
 import io.windowpane.testkit.leasing.LeasingScenarios;
 import java.util.List;
-import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -13,7 +12,6 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * threads, a node killed by PID while it holds a slice, and two JVMs sharing one limit, every
  * total exact.
  */
-@Tag("wall-clock") // real time or killed processes: run with no other test JVM beside (pom.xml)
 @ExtendWith(EtcdServerExtension.class)
 class EtcdLeasingIT {
 

@@ -3,7 +3,6 @@ package io.windowpane.redis;
 import io.windowpane.testkit.leasing.LeasingScenarios;
 import io.windowpane.testkit.redis.RedisServer;
 import io.windowpane.testkit.redis.RedisServerExtension;
-import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -12,7 +11,6 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * under threads, a node killed by PID while it holds a slice, and two JVMs sharing one limit,
  * every total exact.
  */
-@Tag("wall-clock") // real time or killed processes: run with no other test JVM beside (pom.xml)
 @ExtendWith(RedisServerExtension.class)
 class RedisLeasingIT {
 
