@@ -52,7 +52,7 @@ class ExpiryAndLayoutIT {
 
   @Test
   void serverTime_everyLayoutExpiresWithinWindowPlusResolution() {
-    try (Windowpane wp = Windowpane.using(RedisEngine.builder().uri(redis.uri()).build());
+    try (Windowpane wp = Windowpane.using(TestEngines.builder(redis).build());
         RespClient c = redis.client()) {
       for (WindowSpec spec : List.of(WindowSpec.panes(MINUTE, 60), WindowSpec.weighted(MINUTE),
           WindowSpec.log(MINUTE))) {
@@ -72,7 +72,7 @@ class ExpiryAndLayoutIT {
   @Test
   void deniedRequests_doNotExtendTheExpiry() {
     ManualClock clock = ManualClock.at(1_700_000_000_000L);
-    try (Windowpane wp = Windowpane.using(RedisEngine.builder().uri(redis.uri()).clock(clock)
+    try (Windowpane wp = Windowpane.using(TestEngines.builder(redis).clock(clock)
         .expiryGrace(Duration.ZERO).build()); RespClient c = redis.client()) {
       for (WindowSpec spec : List.of(WindowSpec.panes(MINUTE, 60), WindowSpec.weighted(MINUTE),
           WindowSpec.log(MINUTE))) {
@@ -96,7 +96,7 @@ class ExpiryAndLayoutIT {
   @Test
   void panes_hashKeepsAtMostPFieldsAndLogAtMostTheLimit() {
     ManualClock clock = ManualClock.at(1_700_000_000_000L);
-    try (Windowpane wp = Windowpane.using(RedisEngine.builder().uri(redis.uri()).clock(clock)
+    try (Windowpane wp = Windowpane.using(TestEngines.builder(redis).clock(clock)
         .expiryGrace(Duration.ofMinutes(10)).build()); RespClient c = redis.client()) {
       WindowCounter panes = wp.counter("bounded", WindowSpec.panes(MINUTE, 60));
       RateLimiter log = wp.limiter("capped", Limit.of(500, WindowSpec.log(MINUTE)));
@@ -118,7 +118,7 @@ class ExpiryAndLayoutIT {
 
   @Test
   void aKeyInAnotherFormat_isAnErrorNotAWrongAnswer() {
-    try (Windowpane wp = Windowpane.using(RedisEngine.builder().uri(redis.uri()).build());
+    try (Windowpane wp = Windowpane.using(TestEngines.builder(redis).build());
         RespClient c = redis.client()) {
       c.command("HSET", "wp1:c:{fmt:k}:p1000/10", "v", "9", "c", "5");
       WindowCounter counter = wp.counter("fmt", WindowSpec.panes(Duration.ofSeconds(1), 10));
@@ -136,7 +136,7 @@ class ExpiryAndLayoutIT {
 
   @Test
   void stats_bothKindsExpireWithinWindowPlusResolution() {
-    try (Windowpane wp = Windowpane.using(RedisEngine.builder().uri(redis.uri()).build());
+    try (Windowpane wp = Windowpane.using(TestEngines.builder(redis).build());
         RespClient c = redis.client()) {
       for (StatsSpec spec : List.of(StatsSpec.histogram(MINUTE, 12), StatsSpec.exact(MINUTE))) {
         String name = "ttl-stats-" + (spec.isExact() ? "exact" : "histogram");
@@ -156,7 +156,7 @@ class ExpiryAndLayoutIT {
   @Test
   void stats_summariesDoNotExtendTheExpiry() {
     ManualClock clock = ManualClock.at(1_700_000_000_000L);
-    try (Windowpane wp = Windowpane.using(RedisEngine.builder().uri(redis.uri()).clock(clock)
+    try (Windowpane wp = Windowpane.using(TestEngines.builder(redis).clock(clock)
         .expiryGrace(Duration.ZERO).build()); RespClient c = redis.client()) {
       WindowStats histogram = wp.stats("read-h", StatsSpec.histogram(MINUTE, 12));
       WindowStats exact = wp.stats("read-x", StatsSpec.exact(MINUTE));
@@ -194,7 +194,7 @@ class ExpiryAndLayoutIT {
   void histogram_aPaneLeavingTheWindowTakesEveryFieldWithIt_andTheAggregateFollows() {
     ManualClock clock = ManualClock.at(1_700_000_000_000L);
     long grace = Duration.ofMinutes(10).toMillis();
-    try (Windowpane wp = Windowpane.using(RedisEngine.builder().uri(redis.uri()).clock(clock)
+    try (Windowpane wp = Windowpane.using(TestEngines.builder(redis).clock(clock)
         .expiryGrace(Duration.ofMillis(grace)).build()); RespClient c = redis.client()) {
       int panes = 6; // r = 1 s
       StatsSpec spec = StatsSpec.histogram(Duration.ofSeconds(6), panes);
@@ -255,7 +255,7 @@ class ExpiryAndLayoutIT {
   @Test
   void histogram_anAggregateWithoutItsHash_isReplacedNotAddedTo() {
     ManualClock clock = ManualClock.at(1_700_000_000_000L);
-    try (Windowpane wp = Windowpane.using(RedisEngine.builder().uri(redis.uri()).clock(clock)
+    try (Windowpane wp = Windowpane.using(TestEngines.builder(redis).clock(clock)
         .build()); RespClient c = redis.client()) {
       String hash = histogramKey("stray", "k", 60_000, 12);
       c.command("HSET", hash + ":a", "1179", "40", "7", "2"); // left alone: no hash, no TTL
@@ -271,7 +271,7 @@ class ExpiryAndLayoutIT {
   @Test
   void histogram_anAggregateChangedBySomethingElse_isAnErrorNotAWrongAnswer() {
     ManualClock clock = ManualClock.at(1_700_000_000_000L);
-    try (Windowpane wp = Windowpane.using(RedisEngine.builder().uri(redis.uri()).clock(clock)
+    try (Windowpane wp = Windowpane.using(TestEngines.builder(redis).clock(clock)
         .build()); RespClient c = redis.client()) {
       String hash = histogramKey("meddled", "k", 60_000, 12);
       WindowStats stats = wp.stats("meddled", StatsSpec.histogram(MINUTE, 12));
@@ -289,7 +289,7 @@ class ExpiryAndLayoutIT {
   @Test
   void exact_aRecordPastMaxValues_failsWithWpfullAndChangesNothing() throws Exception {
     ManualClock clock = ManualClock.at(1_700_000_000_000L);
-    try (Windowpane wp = Windowpane.using(RedisEngine.builder().uri(redis.uri()).clock(clock)
+    try (Windowpane wp = Windowpane.using(TestEngines.builder(redis).clock(clock)
         .expiryGrace(Duration.ZERO).build()); RespClient c = redis.client()) {
       WindowStats stats = wp.stats("full", StatsSpec.exact(MINUTE).withMaxValues(5));
       String set = "wp1:x:{full:k}:x60000";
@@ -319,7 +319,7 @@ class ExpiryAndLayoutIT {
 
   @Test
   void stats_aKeyInAnotherFormat_isAnErrorNotAWrongAnswer() {
-    try (Windowpane wp = Windowpane.using(RedisEngine.builder().uri(redis.uri()).build());
+    try (Windowpane wp = Windowpane.using(TestEngines.builder(redis).build());
         RespClient c = redis.client()) {
       String hash = histogramKey("fmt-h", "k", 1000, 10);
       // a layout format this library does not know

@@ -57,7 +57,7 @@ class RedisFailoverConformanceIT extends RedisConformanceSuite {
   private Windowpane chain(ManualClock clock) {
     return Windowpane.using(Failover.chain(
             RedisEngine.builder().uri(redis.uri()).clock(clock)
-                .expiryGrace(TestEngines.TEST_GRACE).build(),
+                .expiryGrace(TestEngines.TEST_GRACE).timeout(TestEngines.TEST_TIMEOUT).build(),
             Windowpane.localBuilder().clock(clock).buildEngine())
         // a healthy chain stays healthy: the concurrency part's bursts on a loaded machine may
         // pass the default 100 ms call timeout, which would rightly hand calls to the fallback
