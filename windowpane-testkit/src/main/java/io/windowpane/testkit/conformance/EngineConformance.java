@@ -41,6 +41,11 @@ public abstract class EngineConformance {
     return 2_000;
   }
 
+  /** Seeds of the randomized part, from 1 ({@link RandomizedModelConformance#seeds()}). */
+  protected int randomizedModelSeeds() {
+    return 12;
+  }
+
   /** Operations per thread of the concurrent part of the leases ({@link LeaseConformance}). */
   protected int leaseOperationsPerThread() {
     return 300;
@@ -82,6 +87,11 @@ public abstract class EngineConformance {
     @Override
     protected long[] startInstants() {
       return EngineConformance.this.startInstants();
+    }
+
+    @Override
+    protected int seeds() {
+      return randomizedModelSeeds();
     }
 
     @Override
