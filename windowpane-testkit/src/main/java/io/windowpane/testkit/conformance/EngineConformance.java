@@ -13,9 +13,9 @@ import org.junit.jupiter.api.Nested;
  *
  * <pre>{@code
  * @ExtendWith(RedisServerExtension.class)
- * class RedisFunctionsConformanceIT extends EngineConformance {
+ * class MyRedisConformanceIT extends EngineConformance {
  *   private final RedisServer redis;
- *   RedisFunctionsConformanceIT(RedisServer redis) { this.redis = redis; }
+ *   MyRedisConformanceIT(RedisServer redis) { this.redis = redis; }
  *   @Override protected Windowpane newEngine(ManualClock clock) { ... }
  * }
  * }</pre>
