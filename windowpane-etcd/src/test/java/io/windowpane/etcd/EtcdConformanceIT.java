@@ -18,7 +18,7 @@ class EtcdConformanceIT extends EtcdConformanceSuite {
   }
 
   @Override
-  protected Windowpane open(ManualClock clock) {
+  protected Windowpane newEngine(ManualClock clock) {
     return TestEngines.open(List.of(etcd.endpoint()), clock);
   }
 }

@@ -15,6 +15,7 @@ import io.windowpane.testkit.etcd.EtcdCluster;
 import io.windowpane.testkit.etcd.EtcdClusterExtension;
 import io.windowpane.testkit.failover.FailoverLoad;
 import java.time.Duration;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -26,6 +27,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * the local engine took are replayed into it; etcd then holds every event, plus at most the
  * calls that waited past the timeout (they may have landed once the new leader committed them).
  */
+@Tag("wall-clock") // real time or killed processes: run with no other test JVM beside (pom.xml)
 @ExtendWith(EtcdClusterExtension.class)
 class EtcdFailoverFaultIT {
 

@@ -21,9 +21,11 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** A dead or stopped etcd: calls fail within the timeout with the engine's exceptions, never hang. */
+@Tag("wall-clock") // real time or killed processes: run with no other test JVM beside (pom.xml)
 class EtcdFailuresIT {
 
   private static final Duration TIMEOUT = Duration.ofMillis(600);

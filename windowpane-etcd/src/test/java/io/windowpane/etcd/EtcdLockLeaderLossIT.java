@@ -19,6 +19,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -29,6 +30,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * no call fails (timeout 15 s; the election takes one to two seconds), and the held lock is
  * neither lost nor taken by the other engine.
  */
+@Tag("wall-clock") // real time or killed processes: run with no other test JVM beside (pom.xml)
 @ExtendWith(EtcdClusterExtension.class)
 class EtcdLockLeaderLossIT {
 

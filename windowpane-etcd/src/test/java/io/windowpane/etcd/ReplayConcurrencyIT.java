@@ -7,6 +7,7 @@ import io.windowpane.testkit.etcd.EtcdServer;
 import io.windowpane.testkit.etcd.EtcdServerExtension;
 import java.util.List;
 import java.util.Random;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -16,6 +17,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * event is counted exactly once, on the system clock and on a manual clock that moves the
  * panes on while the load runs.
  */
+@Tag("wall-clock") // real time or killed processes: run with no other test JVM beside (pom.xml)
 @ExtendWith(EtcdServerExtension.class)
 class ReplayConcurrencyIT {
 

@@ -6,6 +6,7 @@ import io.windowpane.MillisClock;
 import io.windowpane.testkit.etcd.EtcdCluster;
 import io.windowpane.testkit.etcd.EtcdClusterExtension;
 import java.time.Duration;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -15,6 +16,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * resolved without losing or doubling an acknowledged event or replay. The call timeout (15 s)
  * outlasts the election, so no call fails.
  */
+@Tag("wall-clock") // real time or killed processes: run with no other test JVM beside (pom.xml)
 @ExtendWith(EtcdClusterExtension.class)
 class ReplayLeaderLossIT {
 

@@ -70,8 +70,7 @@ import java.util.concurrent.CompletionStage;
  * <p>Leasing: a limiter store's {@code lease} is one call of {@code wp_lease} (the largest grant
  * in [min, max] that fits every limit, recorded as an acquire of it at the engine's time) and its
  * {@code releaseAsync} one call of {@code wp_release} (unspent permits taken back out of where
- * the grant put them, idempotent per release id); lock mode does both under the key's lock
- * (docs/redis-protocol.md, "Leasing").
+ * the grant put them, idempotent per release id) (docs/redis-protocol.md, "Leasing").
  */
 public final class RedisEngine implements Engine {
 
@@ -138,9 +137,7 @@ public final class RedisEngine implements Engine {
    * and keeps a marker {@code <first window key>:y:<replayId>} under the key's hash tag for the
    * window's reach ({@code W + r}; 2W weighted) so that a repeat changes nothing. An exact
    * statistics window that is full takes the values that fit and drops the rest (a replay never
-   * fails with {@link io.windowpane.CapacityExceededException}). In lock mode counters and
-   * limiters replay under the key's lock with {@code ZADD NX}, the member
-   * {@code r.<replayId>:<n>} being its own marker.
+   * fails with {@link io.windowpane.CapacityExceededException}).
    */
   @Override
   public boolean replays() {
@@ -153,7 +150,7 @@ public final class RedisEngine implements Engine {
    * one slot (hash tags). The function records every request, or none, atomically: nothing is
    * taken and given back, so a denied group never denies anyone else meanwhile. The answer is
    * the one the ordered leases give (docs/guarantees.md, "All-or-nothing across limiters"),
-   * and they decide the group instead where the keys span slots of a cluster, in lock mode, and
+   * and they decide the group instead where the keys span slots of a cluster, and
    * for a group of one request (a plain {@code tryAcquire}).
    */
   @Override
@@ -207,7 +204,6 @@ public final class RedisEngine implements Engine {
     private MillisClock clock;
     private MillisClock skewedLocal;
     private Duration expiryGrace = Duration.ofSeconds(1);
-    private Duration lockWait;
     private boolean coalescing = true;
 
     private Builder() {}
@@ -348,20 +344,6 @@ public final class RedisEngine implements Engine {
     }
 
     /**
-     * Lock mode, for migrating from the lock-guarded sorted-set design: counters and limiters
-     * take a Redis lock per key ({@code wp_lock}), read and trim a sorted set of events, decide
-     * in the client, record with {@code ZADD}, and release the lock: 4 to 5 round trips and a
-     * lock per operation instead of one function call (docs/benchmarks.md measures the cost).
-     * A caller waits at most {@code wait} for the key's lock, then gets a
-     * {@link io.windowpane.WindowpaneTimeoutException}. Same answers as the functions; statistics
-     * windows keep using the functions.
-     */
-    public Builder lockMode(Duration wait) {
-      this.lockWait = checkDuration("lock wait", wait, 60_000);
-      return this;
-    }
-
-    /**
      * Whether concurrent single calls of one counter or limiter bound for one node are merged
      * into batch calls (default true): a call that finds no other of its kind on the wire to
      * its node goes out at once, alone, as before; calls that arrive while one is on the wire
@@ -447,7 +429,7 @@ public final class RedisEngine implements Engine {
         leaseClock = skew;
       }
       long guard = timeout.toMillis() * 2 + 1_000;
-      return new RedisEngine(seam, new RedisStores(seam, time, guard, leaseClock, lockWait,
+      return new RedisEngine(seam, new RedisStores(seam, time, guard, leaseClock,
           coalescing), skew, task);
     }
   }

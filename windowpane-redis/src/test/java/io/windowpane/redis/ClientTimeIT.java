@@ -11,6 +11,7 @@ import io.windowpane.testkit.redis.RedisServerExtension;
 import io.windowpane.testkit.redis.RespClient;
 import java.time.Duration;
 import java.util.List;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -19,6 +20,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * Client-time mode: a client whose clock is off by a few hundred milliseconds (or seconds)
  * measures the offset to the server's clock and decides on the server's time anyway.
  */
+@Tag("wall-clock") // real time or killed processes: run with no other test JVM beside (pom.xml)
 @ExtendWith(RedisServerExtension.class)
 class ClientTimeIT {
 

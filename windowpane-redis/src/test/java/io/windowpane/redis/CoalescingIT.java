@@ -24,6 +24,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -32,6 +33,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * as batch calls, each caller gets exactly its own answer, exact totals hold, a lone call goes
  * out alone, and a failed batch fails each call in it.
  */
+@Tag("wall-clock") // real time or killed processes: run with no other test JVM beside (pom.xml)
 @ExtendWith(RedisServerExtension.class)
 class CoalescingIT {
 

@@ -20,17 +20,20 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
- * 8 client threads x 100,000 calls on ONE key through one engine: exactly the limit allowed per
+ * 8 client threads x 25,000 calls on ONE key through one engine: exactly the limit allowed per
  * window, for every layout, and every {@code add} counted once. The clock is manual and moves
  * only between rounds (all threads meet at a barrier), so every round's exact answer is known.
+ * Each round offers the limit about 2.2 times over (16,672 attempts for 7,500), as the
+ * conformance suite's concurrency part does at a smaller scale: a decision that is not atomic,
+ * or a coalesced batch that loses or repeats a call, shows in thousands of contended calls.
  */
 @ExtendWith(RedisServerExtension.class)
 class ExactTotalsIT {
 
   private static final int THREADS = 8;
-  private static final int CALLS_PER_THREAD = 100_000;
+  private static final int CALLS_PER_THREAD = 25_000;
   private static final int ROUNDS = 4;
-  private static final long LIMIT = 30_000;
+  private static final long LIMIT = 7_500;
 
   private final RedisServer redis;
 
@@ -48,13 +51,13 @@ class ExactTotalsIT {
   }
 
   @Test
-  void tryAcquire_8threadsX100k_allowExactlyTheLimitPerWindow() throws Exception {
+  void tryAcquire_8threadsX25k_allowExactlyTheLimitPerWindow() throws Exception {
     ExecutorService pool = Executors.newFixedThreadPool(THREADS);
     ManualClock clock = ManualClock.at(1_700_000_000_000L);
     try (Windowpane wp = engine(clock)) {
       List<WindowSpec> specs = List.of(WindowSpec.panes(Duration.ofSeconds(1), 10),
           WindowSpec.weighted(Duration.ofSeconds(1)), WindowSpec.log(Duration.ofSeconds(1)));
-      // 100,000 calls per thread in all: spread over the layouts and rounds
+      // 25,000 calls per thread in all: spread over the layouts and rounds
       int perRound = CALLS_PER_THREAD / (specs.size() * ROUNDS) + 1;
       for (WindowSpec spec : specs) {
         RateLimiter limiter = wp.limiter("exact-" + spec.algorithm(), Limit.of(LIMIT, spec));
@@ -79,7 +82,7 @@ class ExactTotalsIT {
   }
 
   @Test
-  void add_8threadsX100k_countsEveryEventOnce() throws Exception {
+  void add_8threadsX25k_countsEveryEventOnce() throws Exception {
     ExecutorService pool = Executors.newFixedThreadPool(THREADS);
     ManualClock clock = ManualClock.at(1_700_000_000_000L);
     try (Windowpane wp = engine(clock)) {

@@ -52,7 +52,7 @@ class ExpiryAndLayoutIT {
 
   @Test
   void serverTime_everyLayoutExpiresWithinWindowPlusResolution() {
-    try (Windowpane wp = Windowpane.using(RedisEngine.builder().uri(redis.uri()).build());
+    try (Windowpane wp = Windowpane.using(TestEngines.builder(redis).build());
         RespClient c = redis.client()) {
       for (WindowSpec spec : List.of(WindowSpec.panes(MINUTE, 60), WindowSpec.weighted(MINUTE),
           WindowSpec.log(MINUTE))) {
@@ -73,7 +73,7 @@ class ExpiryAndLayoutIT {
   @Test
   void deniedRequests_doNotExtendTheExpiry() {
     ManualClock clock = ManualClock.at(1_700_000_000_000L);
-    try (Windowpane wp = Windowpane.using(RedisEngine.builder().uri(redis.uri()).clock(clock)
+    try (Windowpane wp = Windowpane.using(TestEngines.builder(redis).clock(clock)
         .expiryGrace(Duration.ZERO).build()); RespClient c = redis.client()) {
       for (WindowSpec spec : List.of(WindowSpec.panes(MINUTE, 60), WindowSpec.weighted(MINUTE),
           WindowSpec.log(MINUTE))) {
@@ -101,7 +101,7 @@ class ExpiryAndLayoutIT {
   @Test
   void panes_hashKeepsAtMostPFieldsAndLogAtMostTheLimit() {
     ManualClock clock = ManualClock.at(1_700_000_000_000L);
-    try (Windowpane wp = Windowpane.using(RedisEngine.builder().uri(redis.uri()).clock(clock)
+    try (Windowpane wp = Windowpane.using(TestEngines.builder(redis).clock(clock)
         .expiryGrace(Duration.ofMinutes(10)).build()); RespClient c = redis.client()) {
       WindowCounter panes = wp.counter("bounded", WindowSpec.panes(MINUTE, 60));
       RateLimiter log = wp.limiter("capped", Limit.of(500, WindowSpec.log(MINUTE)));
@@ -123,7 +123,7 @@ class ExpiryAndLayoutIT {
 
   @Test
   void aKeyInAnotherFormat_isAnErrorNotAWrongAnswer() {
-    try (Windowpane wp = Windowpane.using(RedisEngine.builder().uri(redis.uri()).build());
+    try (Windowpane wp = Windowpane.using(TestEngines.builder(redis).build());
         RespClient c = redis.client()) {
       c.command("HSET", "wp1:c:{fmt:k:3}:p1000/10", "v", "9", "c", "5");
       WindowCounter counter = wp.counter("fmt", WindowSpec.panes(Duration.ofSeconds(1), 10));
@@ -142,7 +142,7 @@ class ExpiryAndLayoutIT {
 
   @Test
   void stats_bothKindsExpireWithinWindowPlusResolution() {
-    try (Windowpane wp = Windowpane.using(RedisEngine.builder().uri(redis.uri()).build());
+    try (Windowpane wp = Windowpane.using(TestEngines.builder(redis).build());
         RespClient c = redis.client()) {
       for (StatsSpec spec : List.of(StatsSpec.histogram(MINUTE, 12), StatsSpec.exact(MINUTE))) {
         String name = "ttl-stats-" + (spec.isExact() ? "exact" : "histogram");
@@ -162,7 +162,7 @@ class ExpiryAndLayoutIT {
   @Test
   void stats_summariesDoNotExtendTheExpiry() {
     ManualClock clock = ManualClock.at(1_700_000_000_000L);
-    try (Windowpane wp = Windowpane.using(RedisEngine.builder().uri(redis.uri()).clock(clock)
+    try (Windowpane wp = Windowpane.using(TestEngines.builder(redis).clock(clock)
         .expiryGrace(Duration.ZERO).build()); RespClient c = redis.client()) {
       WindowStats histogram = wp.stats("read-h", StatsSpec.histogram(MINUTE, 12));
       WindowStats exact = wp.stats("read-x", StatsSpec.exact(MINUTE));
@@ -200,7 +200,7 @@ class ExpiryAndLayoutIT {
   void histogram_aPaneLeavingTheWindowTakesEveryFieldWithIt_andTheAggregateFollows() {
     ManualClock clock = ManualClock.at(1_700_000_000_000L);
     long grace = Duration.ofMinutes(10).toMillis();
-    try (Windowpane wp = Windowpane.using(RedisEngine.builder().uri(redis.uri()).clock(clock)
+    try (Windowpane wp = Windowpane.using(TestEngines.builder(redis).clock(clock)
         .expiryGrace(Duration.ofMillis(grace)).build()); RespClient c = redis.client()) {
       int panes = 6; // r = 1 s
       StatsSpec spec = StatsSpec.histogram(Duration.ofSeconds(6), panes);
@@ -261,7 +261,7 @@ class ExpiryAndLayoutIT {
   @Test
   void histogram_anAggregateWithoutItsHash_isReplacedNotAddedTo() {
     ManualClock clock = ManualClock.at(1_700_000_000_000L);
-    try (Windowpane wp = Windowpane.using(RedisEngine.builder().uri(redis.uri()).clock(clock)
+    try (Windowpane wp = Windowpane.using(TestEngines.builder(redis).clock(clock)
         .build()); RespClient c = redis.client()) {
       String hash = histogramKey("stray", "k", 60_000, 12);
       c.command("HSET", hash + ":a", "1179", "40", "7", "2"); // left alone: no hash, no TTL
@@ -277,7 +277,7 @@ class ExpiryAndLayoutIT {
   @Test
   void histogram_anAggregateChangedBySomethingElse_isAnErrorNotAWrongAnswer() {
     ManualClock clock = ManualClock.at(1_700_000_000_000L);
-    try (Windowpane wp = Windowpane.using(RedisEngine.builder().uri(redis.uri()).clock(clock)
+    try (Windowpane wp = Windowpane.using(TestEngines.builder(redis).clock(clock)
         .build()); RespClient c = redis.client()) {
       String hash = histogramKey("meddled", "k", 60_000, 12);
       WindowStats stats = wp.stats("meddled", StatsSpec.histogram(MINUTE, 12));
@@ -295,7 +295,7 @@ class ExpiryAndLayoutIT {
   @Test
   void exact_aRecordPastMaxValues_failsWithWpfullAndChangesNothing() throws Exception {
     ManualClock clock = ManualClock.at(1_700_000_000_000L);
-    try (Windowpane wp = Windowpane.using(RedisEngine.builder().uri(redis.uri()).clock(clock)
+    try (Windowpane wp = Windowpane.using(TestEngines.builder(redis).clock(clock)
         .expiryGrace(Duration.ZERO).build()); RespClient c = redis.client()) {
       WindowStats stats = wp.stats("full", StatsSpec.exact(MINUTE).withMaxValues(5));
       String set = "wp1:x:{full:k:4}:x60000";
@@ -325,7 +325,7 @@ class ExpiryAndLayoutIT {
 
   @Test
   void stats_aKeyInAnotherFormat_isAnErrorNotAWrongAnswer() {
-    try (Windowpane wp = Windowpane.using(RedisEngine.builder().uri(redis.uri()).build());
+    try (Windowpane wp = Windowpane.using(TestEngines.builder(redis).build());
         RespClient c = redis.client()) {
       String hash = histogramKey("fmt-h", "k", 1000, 10);
       // a layout format this library does not know

@@ -22,12 +22,14 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
  * A dead or slow Redis fails the call within the configured timeout with the engine's
  * exception, never hangs; bad credentials and bad options fail clearly.
  */
+@Tag("wall-clock") // real time or killed processes: run with no other test JVM beside (pom.xml)
 class FailuresIT {
 
   private static final Limit LIMIT = Limit.of(10, WindowSpec.panes(Duration.ofSeconds(1), 10));

@@ -16,6 +16,7 @@ public final class LeasingNodeMain {
   public static void main(String[] args) throws Exception {
     ManualClock clock = ManualClock.at(Long.parseLong(args[1]));
     LeasingScenarios.nodeMain(Windowpane.using(RedisEngine.builder().uri(args[0]).clock(clock)
-        .expiryGrace(TestEngines.TEST_GRACE).build()), clock, args[2], args[3]);
+        .expiryGrace(TestEngines.TEST_GRACE).timeout(TestEngines.TEST_TIMEOUT).build()), clock,
+        args[2], args[3]);
   }
 }

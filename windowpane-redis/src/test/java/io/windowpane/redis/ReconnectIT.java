@@ -18,6 +18,7 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.api.Tag;
 
 /**
  * A Redis that is killed (SIGKILL) and restarted on the same port some seconds later: calls fail
@@ -26,6 +27,7 @@ import org.junit.jupiter.params.provider.EnumSource;
  * delays double up to 30 s: after 6 s down its next attempt would come about 8.2 s after the
  * kill, 2 s late; the engine caps them at 500 ms.
  */
+@Tag("wall-clock") // real time or killed processes: run with no other test JVM beside (pom.xml)
 class ReconnectIT {
 
   private static final long DOWN_MILLIS = 6_000;

@@ -26,7 +26,7 @@ class Redis6ConformanceIT extends RedisConformanceSuite {
   }
 
   @Override
-  protected Windowpane open(ManualClock clock) {
+  protected Windowpane newEngine(ManualClock clock) {
     return TestEngines.standalone(redis, clock, ScriptMode.AUTO);
   }
 
@@ -37,14 +37,5 @@ class Redis6ConformanceIT extends RedisConformanceSuite {
       assertThat(String.valueOf(client.command("COMMAND", "INFO", "FCALL")))
           .doesNotContain("fcall");
     }
-  }
-
-  /**
-   * A quarter of the functions configuration's operations: the same scripts run here, so the
-   * full count there covers the atomicity; this one checks the totals through this path.
-   */
-  @Override
-  protected int concurrencyOperationsPerPhase() {
-    return 500;
   }
 }

@@ -17,16 +17,7 @@ class RedisClusterConformanceIT extends RedisConformanceSuite {
   }
 
   @Override
-  protected Windowpane open(ManualClock clock) {
+  protected Windowpane newEngine(ManualClock clock) {
     return TestEngines.cluster(cluster, clock);
-  }
-
-  /**
-   * A quarter of the functions configuration's operations: the same scripts run here, so the
-   * full count there covers the atomicity; this one checks the totals through this path.
-   */
-  @Override
-  protected int concurrencyOperationsPerPhase() {
-    return 500;
   }
 }

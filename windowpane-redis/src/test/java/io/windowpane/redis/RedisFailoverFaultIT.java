@@ -19,6 +19,7 @@ import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -35,6 +36,7 @@ import org.junit.jupiter.api.Test;
  * <p>Windows are 60 s long with 1 s panes and each test lasts a few seconds, so no event leaves
  * the window before the counts are checked.
  */
+@Tag("wall-clock") // real time or killed processes: run with no other test JVM beside (pom.xml)
 class RedisFailoverFaultIT {
 
   static final long CALL_TIMEOUT_MILLIS = 100;

@@ -17,7 +17,7 @@ class RedisFunctionsConformanceIT extends RedisConformanceSuite {
   }
 
   @Override
-  protected Windowpane open(ManualClock clock) {
+  protected Windowpane newEngine(ManualClock clock) {
     return TestEngines.standalone(redis, clock, ScriptMode.FUNCTIONS);
   }
 }

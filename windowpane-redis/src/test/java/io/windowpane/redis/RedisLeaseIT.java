@@ -30,7 +30,7 @@ import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * Leasing on Redis (wp_lease, wp_release; lock mode through the key's lock).
+ * Leasing on Redis (wp_lease, wp_release).
  * The model check: a limiter that leases, acquires and gives leased permits back ends in exactly
  * the state of one that only recorded, at each grant's time, what was kept of it (built by
  * replays), so both answer every later request alike, for panes, weighted, log and a quota of
@@ -43,7 +43,7 @@ class RedisLeaseIT {
   private static final AtomicInteger NAMES = new AtomicInteger();
 
   /** How an engine runs limiters. */
-  enum Mode { FUNCTIONS, EVALSHA, LOCK_MODE }
+  enum Mode { FUNCTIONS, EVALSHA }
 
   private final RedisServer redis;
 
@@ -54,11 +54,7 @@ class RedisLeaseIT {
   private RedisEngine engine(Mode mode, ManualClock clock) {
     RedisEngine.Builder b = RedisEngine.builder().uri(redis.uri()).clock(clock)
         .expiryGrace(TestEngines.TEST_GRACE);
-    if (mode == Mode.LOCK_MODE) {
-      b.lockMode(Duration.ofSeconds(30));
-    } else {
-      b.scripts(mode == Mode.FUNCTIONS ? ScriptMode.FUNCTIONS : ScriptMode.EVALSHA);
-    }
+    b.scripts(mode == Mode.FUNCTIONS ? ScriptMode.FUNCTIONS : ScriptMode.EVALSHA);
     return b.build();
   }
 

@@ -15,6 +15,7 @@ import io.windowpane.testkit.redis.RedisServerExtension;
 import io.windowpane.testkit.redis.RespClient;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -24,6 +25,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * paused holder's stale fencing token refused by the resource it protects. Each test uses its
  * own engines, so holders are separate Redis clients as in separate processes.
  */
+@Tag("wall-clock") // real time or killed processes: run with no other test JVM beside (pom.xml)
 @ExtendWith(RedisServerExtension.class)
 class RedisLocksIT {
 

@@ -36,7 +36,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * events its fallback took. Replayed events land where their own time puts them (pane, fixed
  * window, log position), leave the window with it, are dropped when no window holds their time
  * any more, count once per replay id, and go into every limit of a quota past the limit. Run in
- * each mode: FCALL, EVALSHA, lock mode (counters and limiters), on Redis 6 and on a cluster.
+ * each mode: FCALL and EVALSHA, on Redis 6 and on a cluster.
  */
 @ExtendWith(RedisServerExtension.class)
 class RedisReplayIT {
@@ -45,7 +45,7 @@ class RedisReplayIT {
   private static final AtomicInteger NAMES = new AtomicInteger();
 
   /** How an engine runs counters and limiters. */
-  enum Mode { FUNCTIONS, EVALSHA, LOCK_MODE }
+  enum Mode { FUNCTIONS, EVALSHA }
 
   private final RedisServer redis;
 
@@ -56,11 +56,7 @@ class RedisReplayIT {
   private RedisEngine engine(Mode mode, ManualClock clock) {
     RedisEngine.Builder b = RedisEngine.builder().uri(redis.uri()).clock(clock)
         .expiryGrace(TestEngines.TEST_GRACE);
-    if (mode == Mode.LOCK_MODE) {
-      b.lockMode(Duration.ofSeconds(30));
-    } else {
-      b.scripts(mode == Mode.FUNCTIONS ? ScriptMode.FUNCTIONS : ScriptMode.EVALSHA);
-    }
+    b.scripts(mode == Mode.FUNCTIONS ? ScriptMode.FUNCTIONS : ScriptMode.EVALSHA);
     return b.build();
   }
 

@@ -16,6 +16,7 @@ import io.windowpane.spi.DeferredEngine;
 import io.windowpane.testkit.redis.RedisServer;
 import java.time.Duration;
 import java.util.List;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -23,6 +24,7 @@ import org.junit.jupiter.api.Test;
  * starts later on the port it was given, and the chain goes UP by itself with every event taken
  * meanwhile replayed into Redis (exact). Real redis-server; the chain's own thread.
  */
+@Tag("wall-clock") // real time or killed processes: run with no other test JVM beside (pom.xml)
 class RedisStartDuringOutageIT {
 
   private static final WindowSpec MINUTE = WindowSpec.panes(Duration.ofMinutes(1), 60);

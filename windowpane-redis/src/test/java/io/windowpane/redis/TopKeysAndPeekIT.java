@@ -292,16 +292,4 @@ class TopKeysAndPeekIT {
           .containsExactly("0:a", "4:c");
     }
   }
-
-  @Test
-  void peek_andTop_withTopKeysOff_orCountersIn_lockMode() {
-    ManualClock clock = ManualClock.at(T);
-    try (Windowpane wp = TestEngines.lockMode(redis, clock)) {
-      RateLimiter limiter = wp.limiter("locked", Quota.of(Limit.of(2,
-          WindowSpec.panes(SECOND, 10))).withTopKeys(5));
-      limiter.tryAcquire("a", 1);
-      assertThat(limiter.top(5)).as("lock mode ranks no keys").isEmpty();
-      assertThat(limiter.peek("a", 1)).as("lock mode has no peek").isEmpty();
-    }
-  }
 }

@@ -27,8 +27,9 @@ enum ContenderKind {
   /** windowpane's Redis engine, {@code SLIDING_LOG}. */
   WINDOWPANE_LOG("windowpane-log", s -> new WindowpaneContender(s, "log")),
   /**
-   * windowpane's Redis engine in lock mode, {@code SLIDING_LOG}: the articles' design (a lock per
-   * key around sorted-set commands) inside the engine, same answers as the functions.
+   * windowpane's API on this module's {@link LockModeEngine}, {@code SLIDING_LOG}: the articles'
+   * design (a lock per key around sorted-set commands) behind the engine SPI, same answers as
+   * the functions.
    */
   WINDOWPANE_LOCKMODE("windowpane-lockmode", s -> new WindowpaneContender(s, "lockmode"));
 

@@ -5,12 +5,14 @@ import io.windowpane.RateLimiter;
 import io.windowpane.WindowSpec;
 import io.windowpane.Windowpane;
 import io.windowpane.redis.RedisEngine;
+import io.windowpane.spi.Engine;
 import java.time.Duration;
 
 /**
  * windowpane's Redis engine, one layout per instance: {@code RateLimiter.tryConsume(key, 1)}, one
- * round trip to one server-side function (in lock mode: a lock and plain sorted-set commands) ({@code FCALL} where the server has Functions, else
- * {@code EVALSHA}), server time, the engine's defaults otherwise (one multiplexed connection)
+ * round trip to one server-side function ({@code FCALL} where the server has Functions, else
+ * {@code EVALSHA}); or, for {@code lockmode}, the {@link LockModeEngine} of this module (a lock
+ * and plain sorted-set commands) behind the same API. Server time, the engine's defaults otherwise (one multiplexed connection)
  * except the command timeout, 2 s as for the peers. The limiter's name (a namespace of its
  * own per contender and scenario) keeps its keys apart from every other run's.
  */
@@ -29,16 +31,19 @@ final class WindowpaneContender implements Contender {
       default -> throw new IllegalArgumentException(
           "layout: expected panes, panes-uncoalesced, weighted, log or lockmode, got " + layout);
     };
-    RedisEngine.Builder builder = RedisEngine.builder()
-        .uri(settings.redisUri())
-        .timeout(LettuceClients.COMMAND_TIMEOUT); // as every Lettuce-based peer here
-    if (layout.equals("panes-uncoalesced")) {
-      builder.coalescing(false); // every call its own FCALL: what coalescing costs or saves
-    }
+    Engine engine;
     if (layout.equals("lockmode")) {
-      builder.lockMode(Duration.ofSeconds(30)); // a caller waits this long for a key's lock
+      // a caller waits this long for a key's lock
+      engine = new LockModeEngine(settings.redisUri(), Duration.ofSeconds(30));
+    } else {
+      RedisEngine.Builder builder = RedisEngine.builder()
+          .uri(settings.redisUri())
+          .timeout(LettuceClients.COMMAND_TIMEOUT); // as every Lettuce-based peer here
+      if (layout.equals("panes-uncoalesced")) {
+        builder.coalescing(false); // every call its own FCALL: what coalescing costs or saves
+      }
+      engine = builder.build();
     }
-    RedisEngine engine = builder.build();
     this.windowpane = Windowpane.using(engine);
     String namespace = settings.namespace();
     String name = namespace.substring(0, namespace.length() - 1); // without the trailing ':'

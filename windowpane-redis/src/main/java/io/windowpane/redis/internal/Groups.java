@@ -40,8 +40,8 @@ import java.util.concurrent.CompletableFuture;
  * no two members share a Redis key. Key names carry the name's length (Layout), so distinct
  * (limiter, key) pairs share keys only when two limiter objects have one name and a window in
  * common; such a group, and any group whose keys span slots of a cluster, takes the ordered
- * leases instead. So does a group on stores of lock mode (another engine's stores, or
- * LockModeStores), and a group of one member, which is a plain tryAcquire there too.
+ * leases instead. So does a group on another engine's stores, and a group of one member, which
+ * is a plain tryAcquire there too.
  *
  * Top keys are fed as the leases feed them: a member granted (every member of an allowed
  * group, the members before the denying one) its permits as allowed, the denying member one

@@ -5,12 +5,9 @@ import io.lettuce.core.ClientOptions;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisCommandExecutionException;
 import io.lettuce.core.RedisURI;
-import io.lettuce.core.Range;
-import io.lettuce.core.ScoredValue;
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.SocketOptions;
 import io.lettuce.core.TimeoutOptions;
-import io.lettuce.core.ZAddArgs;
 import io.lettuce.core.api.StatefulConnection;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.sync.RedisCommands;
@@ -317,45 +314,6 @@ public final class LettuceSeam implements RedisSeam {
   public CompletableFuture<Long> serverMillis() {
     return async.time().toCompletableFuture().thenApply(parts ->
         Long.parseLong(parts.get(0)) * 1000 + Long.parseLong(parts.get(1)) / 1000);
-  }
-
-  @Override
-  public CompletableFuture<List<Scored>> zTrimAndRead(String key, long drop) {
-    CompletableFuture<Long> trimmed = async.zremrangebyscore(key,
-        Range.create(Double.NEGATIVE_INFINITY, (double) drop)).toCompletableFuture();
-    CompletableFuture<List<ScoredValue<String>>> read = async.zrangebyscoreWithScores(key,
-        Range.from(Range.Boundary.excluding((double) drop), Range.Boundary.unbounded()))
-        .toCompletableFuture();
-    return trimmed.thenCombine(read, (n, values) -> {
-      List<Scored> out = new ArrayList<>(values.size());
-      for (ScoredValue<String> v : values) {
-        out.add(new Scored(v.getValue(), (long) v.getScore()));
-      }
-      return out;
-    });
-  }
-
-  @Override
-  public CompletableFuture<Void> zAddAndExpire(String key, long score, String member,
-      long ttlMillis) {
-    CompletableFuture<Long> added = async.zadd(key, (double) score, member).toCompletableFuture();
-    CompletableFuture<Boolean> expiring = async.pexpire(key, ttlMillis).toCompletableFuture();
-    return added.thenCombine(expiring, (a, b) -> null);
-  }
-
-  @Override
-  public CompletableFuture<Boolean> zAddIfAbsentAndExpire(String key, long score, String member,
-      long ttlMillis) {
-    CompletableFuture<Long> added = async.zadd(key, ZAddArgs.Builder.nx(), (double) score,
-        member).toCompletableFuture();
-    CompletableFuture<Boolean> expiring = async.pexpire(key, ttlMillis).toCompletableFuture();
-    return added.thenCombine(expiring, (a, b) -> a != null && a == 1);
-  }
-
-  @Override
-  public CompletableFuture<Long> zCountAbove(String key, long above) {
-    return async.zcount(key, Range.from(Range.Boundary.excluding((double) above),
-        Range.Boundary.unbounded())).toCompletableFuture();
   }
 
   @Override

@@ -49,29 +49,6 @@ public interface RedisSeam extends AutoCloseable {
   /** The server's time in milliseconds ({@code TIME}), for skew measurement. */
   CompletableFuture<Long> serverMillis();
 
-  /**
-   * Lock mode's read (plain commands, no function): {@code ZREMRANGEBYSCORE key -inf drop} then
-   * {@code ZRANGEBYSCORE key (drop +inf WITHSCORES}, sent back to back; the members left, with
-   * their scores as whole milliseconds, in score order.
-   */
-  CompletableFuture<java.util.List<Scored>> zTrimAndRead(String key, long drop);
-
-  /** Lock mode's write: {@code ZADD key score member} and {@code PEXPIRE key ttlMillis}. */
-  CompletableFuture<Void> zAddAndExpire(String key, long score, String member, long ttlMillis);
-
-  /**
-   * Lock mode's replay: {@code ZADD key NX score member} and {@code PEXPIRE key ttlMillis}; true
-   * if the member was added, false if it was there already (nothing changed but the ttl).
-   */
-  CompletableFuture<Boolean> zAddIfAbsentAndExpire(String key, long score, String member,
-      long ttlMillis);
-
-  /** {@code ZCOUNT key (above +inf}: how many members score above {@code above}. */
-  CompletableFuture<Long> zCountAbove(String key, long above);
-
-  /** A sorted-set member and its score. */
-  record Scored(String member, long score) {}
-
   /** Schedules {@code task} every {@code periodMillis} on the client's event executors. */
   AutoCloseable every(long periodMillis, Runnable task);
 

@@ -21,7 +21,6 @@ public final class RedisStores {
   private final TimeArg time;
   private final long guardMillis;
   private final RedisLockStore locks;
-  private final LockModeStores lockMode;
   private final boolean coalescing;
 
   /**
@@ -31,24 +30,20 @@ public final class RedisStores {
    *     clock with client time, a monotonic clock with the server's
    */
   public RedisStores(RedisSeam seam, TimeArg time, long guardMillis, MillisClock leaseClock) {
-    this(seam, time, guardMillis, leaseClock, null, true);
+    this(seam, time, guardMillis, leaseClock, true);
   }
 
   /**
-   * Stores whose counters and limiters run in lock mode when {@code lockWait} is given (a
-   * caller waits at most that long for a key's lock); statistics always use the functions.
-   * With {@code coalescing}, concurrent decisions and adds of one store bound for one node go
+   * Stores over the functions. With {@code coalescing}, concurrent decisions and adds of one store bound for one node go
    * out as batch calls ({@link Coalescer}).
    */
   public RedisStores(RedisSeam seam, TimeArg time, long guardMillis, MillisClock leaseClock,
-      java.time.Duration lockWait, boolean coalescing) {
+      boolean coalescing) {
     this.coalescing = coalescing;
     this.seam = seam;
     this.time = time;
     this.guardMillis = guardMillis;
     this.locks = new RedisLockStore(seam, time, leaseClock);
-    this.lockMode = lockWait == null ? null : new LockModeStores(seam, locks, time, lockWait,
-        guardMillis + lockWait.toMillis());
   }
 
   /** The engine's locks (one store for every lock name). */
@@ -57,16 +52,10 @@ public final class RedisStores {
   }
 
   public CounterStore counterStore(String name, WindowSpec spec) {
-    if (lockMode != null) {
-      return lockMode.counterStore(name, spec);
-    }
     return new RedisCounterStore(seam, time, guardMillis, name, spec, coalescing);
   }
 
   public LimiterStore limiterStore(String name, Quota quota) {
-    if (lockMode != null) {
-      return lockMode.limiterStore(name, quota);
-    }
     return new RedisLimiterStore(seam, time, guardMillis, name, quota, coalescing);
   }
 

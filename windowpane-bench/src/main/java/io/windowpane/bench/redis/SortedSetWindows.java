@@ -1,16 +1,15 @@
-package io.windowpane.redis.internal;
+package io.windowpane.bench.redis;
 
 import io.windowpane.Algorithm;
 import io.windowpane.Limit;
 import io.windowpane.WindowSpec;
-import io.windowpane.redis.internal.RedisSeam.Scored;
+import io.lettuce.core.ScoredValue;
 import java.math.BigInteger;
 import java.util.List;
 
 /**
- * Lock mode's window arithmetic over the events read from a sorted set: each member is
- * {@code <unique id>:<n>} scored with its time ({@code n < 0} for a release of leased permits,
- * never more than the permits held at the same time). Counts follow the window model's definitions
+ * {@link LockModeEngine}'s window arithmetic over the events read from a sorted set: each member
+ * is {@code <unique id>:<n>} scored with its time. Counts follow the window model's definitions
  * (docs/window-model.md) for every algorithm, so lock mode answers as the functions do.
  */
 final class SortedSetWindows {
@@ -18,13 +17,13 @@ final class SortedSetWindows {
   private final long[] times;
   private final long[] counts;
 
-  SortedSetWindows(List<Scored> events) {
+  SortedSetWindows(List<ScoredValue<String>> events) {
     times = new long[events.size()];
     counts = new long[events.size()];
     for (int i = 0; i < times.length; i++) {
-      Scored e = events.get(i);
-      times[i] = e.score();
-      counts[i] = Long.parseLong(e.member().substring(e.member().lastIndexOf(':') + 1));
+      ScoredValue<String> e = events.get(i);
+      times[i] = (long) e.getScore();
+      counts[i] = Long.parseLong(e.getValue().substring(e.getValue().lastIndexOf(':') + 1));
     }
   }
 
@@ -37,34 +36,6 @@ final class SortedSetWindows {
     long reach = spec.algorithm() == Algorithm.SLIDING_WEIGHTED ? 2 * spec.windowMillis()
         : spec.windowMillis();
     return Math.max(reach, spec.expiryMillis());
-  }
-
-  /**
-   * Whether the count of {@code spec} at {@code now} still looks at an event of time {@code t}
-   * (as the functions' replay decides): a log while {@code t > now - W}, panes while t's pane is
-   * one of the P newest, weighted while t's fixed window is the current or the previous one.
-   */
-  static boolean holds(WindowSpec spec, long t, long now) {
-    long w = spec.windowMillis();
-    switch (spec.algorithm()) {
-      case SLIDING_LOG:
-        return t > now - w;
-      case SLIDING_PANES: {
-        long r = spec.resolutionMillis();
-        return Math.floorDiv(t, r) > Math.floorDiv(now, r) - spec.panes();
-      }
-      default:
-        return Math.floorDiv(t, w) >= Math.floorDiv(now, w) - 1;
-    }
-  }
-
-  /** The time of the newest event read, or {@link Long#MIN_VALUE} if none. */
-  long newest() {
-    long newest = Long.MIN_VALUE;
-    for (long t : times) {
-      newest = Math.max(newest, t);
-    }
-    return newest;
   }
 
   /** The count at {@code t}. */
@@ -83,11 +54,6 @@ final class SortedSetWindows {
         return sum(start, t) + ceilScaled(previous, w - (t - start), w);
       }
     }
-  }
-
-  /** The permits recorded at exactly {@code t} (what a release may take back from there). */
-  long at(long t) {
-    return Math.max(0, sum(t, t));
   }
 
   /** The sum of n over events with from <= time <= to. */
