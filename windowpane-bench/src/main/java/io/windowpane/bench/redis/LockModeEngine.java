@@ -106,12 +106,20 @@ final class LockModeEngine implements Engine {
 
   @Override
   public CounterStore counterStore(String name, WindowSpec spec) {
-    return new Counter("c:" + name + ":", spec);
+    return new Counter(prefix("c", name), spec);
   }
 
   @Override
   public LimiterStore limiterStore(String name, Quota quota) {
-    return new Limiter("r:" + name + ":", quota);
+    return new Limiter(prefix("r", name), quota);
+  }
+
+  /**
+   * The start of a store's Redis keys: the name's length comes first, so that limiter "a" with
+   * key "b:c" and limiter "a:b" with key "c" never share a key.
+   */
+  static String prefix(String kind, String name) {
+    return kind + ":" + name.length() + ":" + name + ":";
   }
 
   @Override

@@ -80,6 +80,19 @@ class LockModeEngineIT {
   }
 
   @Test
+  void namesAndKeysThatRunIntoOneAnother_doNotShareState() {
+    ManualClock clock = ManualClock.at(START);
+    try (Windowpane wp = lockMode(clock)) {
+      Quota one = Quota.of(Limit.of(1, WindowSpec.panes(SECOND, 10)));
+      RateLimiter a = wp.limiter("a", one);
+      RateLimiter ab = wp.limiter("a:b", one);
+      assertThat(a.tryAcquire("b:c").allowed()).isTrue();
+      assertThat(ab.tryAcquire("c").allowed()).as("limiter a:b, key c").isTrue();
+      assertThat(a.tryAcquire("b:c").allowed()).isFalse();
+    }
+  }
+
+  @Test
   void threadsOnOneKey_allowExactlyTheLimit() throws Exception {
     int threads = 4;
     int callsPerThread = 40;
