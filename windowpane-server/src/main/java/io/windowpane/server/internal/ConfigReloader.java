@@ -2,18 +2,12 @@ package io.windowpane.server.internal;
 
 import io.windowpane.config.ConfigException;
 import io.windowpane.server.config.ServerConfig;
-import java.io.IOException;
 import java.lang.System.Logger.Level;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
-import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
-import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 
 /*
  * Design note. The service's own configuration file is reloaded the way the Envoy rules are
@@ -48,33 +42,14 @@ public final class ConfigReloader implements AutoCloseable {
     this.service = service;
     this.restartOnly = restartOnly(asInFile(config));
     this.seen = fingerprint(file);
-    Duration interval = config.reloadInterval();
-    if (interval.isZero()) {
-      this.timer = null;
-      return;
-    }
-    this.timer = Executors.newSingleThreadScheduledExecutor(r -> {
-      Thread t = new Thread(r, "windowpane-config-reload");
-      t.setDaemon(true);
-      return t;
-    });
-    timer.scheduleWithFixedDelay(this::checkQuietly, interval.toMillis(), interval.toMillis(),
-        TimeUnit.MILLISECONDS);
+    this.timer = FileWatch.every(config.reloadInterval(), "windowpane-config-reload",
+        this::checkQuietly);
   }
 
   /** The hash of the file's name and bytes now (an unreadable file hashes as such). */
   static byte[] fingerprint(Path file) {
-    MessageDigest sha;
-    try {
-      sha = MessageDigest.getInstance("SHA-256");
-    } catch (NoSuchAlgorithmException e) {
-      throw new IllegalStateException("every JDK has SHA-256", e);
-    }
-    try {
-      sha.update(Files.readAllBytes(file));
-    } catch (IOException e) {
-      sha.update(("unreadable: " + e).getBytes(java.nio.charset.StandardCharsets.UTF_8));
-    }
+    MessageDigest sha = FileWatch.sha256();
+    FileWatch.add(sha, file);
     return sha.digest();
   }
 

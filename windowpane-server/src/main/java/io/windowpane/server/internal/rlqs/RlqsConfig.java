@@ -133,8 +133,8 @@ public final class RlqsConfig {
     } catch (YAMLException e) {
       throw new ConfigException(file, "not valid YAML: " + e.getMessage());
     }
-    Map<String, Object> top = map(root, "the file", file);
-    keys(top, TOP, "", file);
+    Map<String, Object> top = RlsConfig.map(root, "the file", file);
+    RlsConfig.keys(top, TOP, "", file);
     String domain = top.get("domain") == null ? "" : text(top.get("domain"), "domain", file);
     if (domain.isEmpty()) {
       throw new ConfigException(file, "domain must not be empty (it is the rate_limit_quota"
@@ -153,7 +153,8 @@ public final class RlqsConfig {
     List<?> items = (List<?>) top.get("buckets");
     List<RlqsBucketRule> rules = new ArrayList<>();
     for (int i = 0; i < items.size(); i++) {
-      rules.add(bucket(map(items.get(i), "buckets[" + i + "]", file), "buckets[" + i + "].",
+      rules.add(bucket(RlsConfig.map(items.get(i), "buckets[" + i + "]", file),
+          "buckets[" + i + "].",
           domain, ttl, tokenBucket, file));
     }
     domains.put(domain, List.copyOf(rules));
@@ -161,7 +162,7 @@ public final class RlqsConfig {
 
   private RlqsBucketRule bucket(Map<String, Object> b, String at, String domain, Duration ttl,
       boolean tokenBucket, String file) throws ConfigException {
-    keys(b, BUCKET, at, file);
+    RlsConfig.keys(b, BUCKET, at, file);
     String name = b.get("name") == null ? "" : text(b.get("name"), at + "name", file);
     if (!NAME.matcher(name).matches()) {
       throw new ConfigException(file, at + "name must be 1 to 48 characters of A-Z a-z 0-9"
@@ -170,7 +171,7 @@ public final class RlqsConfig {
     if (!names.add(name)) {
       throw new ConfigException(file, at + "name: duplicate bucket name '" + name + "'");
     }
-    Map<String, Object> m = map(b.get("match"), at + "match", file);
+    Map<String, Object> m = RlsConfig.map(b.get("match"), at + "match", file);
     if (m.isEmpty() || m.size() > MAX_ENTRIES) {
       throw new ConfigException(file, at + "match must hold 1 to " + MAX_ENTRIES
           + " bucket id entries, was " + m.size());
@@ -184,7 +185,7 @@ public final class RlqsConfig {
       }
       match.put(e.getKey(), value);
     }
-    Limit limit = limit(map(b.get("limit"), at + "limit", file), at + "limit.", file);
+    Limit limit = limit(RlsConfig.map(b.get("limit"), at + "limit", file), at + "limit.", file);
     Duration bucketTtl = duration(b, "assignmentTtl", ttl, MIN_TTL, MAX_TTL, at, file);
     if (bucketTtl.toMillis() % 100 != 0) {
       throw new ConfigException(file, at + "assignmentTtl must be whole tenths of a second,"
@@ -196,7 +197,7 @@ public final class RlqsConfig {
 
   private static Limit limit(Map<String, Object> m, String at, String file)
       throws ConfigException {
-    keys(m, LIMIT, at, file);
+    RlsConfig.keys(m, LIMIT, at, file);
     Object permits = m.get("permits");
     if (!(permits instanceof Integer || permits instanceof Long)
         || ((Number) permits).longValue() < 1
@@ -272,30 +273,6 @@ public final class RlqsConfig {
           + "'");
     }
     return value;
-  }
-
-  @SuppressWarnings("unchecked")
-  private static Map<String, Object> map(Object o, String at, String file)
-      throws ConfigException {
-    if (!(o instanceof Map)) {
-      throw new ConfigException(file, at + " must be a map of fields");
-    }
-    for (Object k : ((Map<Object, Object>) o).keySet()) {
-      if (!(k instanceof String)) {
-        throw new ConfigException(file, at + ": key '" + k + "' is not a string");
-      }
-    }
-    return (Map<String, Object>) o;
-  }
-
-  private static void keys(Map<String, Object> m, Set<String> allowed, String at, String file)
-      throws ConfigException {
-    for (String k : m.keySet()) {
-      if (!allowed.contains(k)) {
-        throw new ConfigException(file, "unknown key '" + at + k + "'; allowed here: "
-            + String.join(", ", new TreeSet<>(allowed)));
-      }
-    }
   }
 
   private static String text(Object o, String at, String file) throws ConfigException {

@@ -264,8 +264,9 @@ public final class RlsConfig {
     return rule;
   }
 
+  /** {@code o} as a map of fields, or a ConfigException naming {@code at} (also for RLQS). */
   @SuppressWarnings("unchecked")
-  private static Map<String, Object> map(Object o, String at, String file)
+  public static Map<String, Object> map(Object o, String at, String file)
       throws ConfigException {
     if (!(o instanceof Map)) {
       throw new ConfigException(file, at + " must be a map of fields");
@@ -278,7 +279,8 @@ public final class RlsConfig {
     return (Map<String, Object>) o;
   }
 
-  private static void keys(Map<String, Object> m, Set<String> allowed, String at, String file)
+  /** Refuses a key of {@code m} not in {@code allowed}, listing them (also for RLQS). */
+  public static void keys(Map<String, Object> m, Set<String> allowed, String at, String file)
       throws ConfigException {
     for (String k : m.keySet()) {
       if (!allowed.contains(k)) {

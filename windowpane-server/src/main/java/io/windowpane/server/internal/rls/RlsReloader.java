@@ -2,18 +2,14 @@ package io.windowpane.server.internal.rls;
 
 import io.windowpane.Windowpane;
 import io.windowpane.config.ConfigException;
-import java.io.IOException;
+import io.windowpane.server.internal.FileWatch;
 import java.lang.System.Logger.Level;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
 import java.util.Arrays;
-import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 
 /*
  * Design note. envoyproxy/ratelimit reloads its runtime directory when a file in it changes;
@@ -51,17 +47,7 @@ final class RlsReloader implements AutoCloseable {
     this.wp = wp;
     this.service = service;
     this.seen = seen;
-    if (interval.isZero()) {
-      this.timer = null;
-      return;
-    }
-    this.timer = Executors.newSingleThreadScheduledExecutor(r -> {
-      Thread t = new Thread(r, "windowpane-rls-reload");
-      t.setDaemon(true);
-      return t;
-    });
-    timer.scheduleWithFixedDelay(this::checkQuietly, interval.toMillis(), interval.toMillis(),
-        TimeUnit.MILLISECONDS);
+    this.timer = FileWatch.every(interval, "windowpane-rls-reload", this::checkQuietly);
   }
 
   /**
@@ -69,22 +55,10 @@ final class RlsReloader implements AutoCloseable {
    * or an unreadable file hashes as such, so a later fix is seen as a change).
    */
   static byte[] fingerprint(Path path) {
-    MessageDigest sha;
-    try {
-      sha = MessageDigest.getInstance("SHA-256");
-    } catch (NoSuchAlgorithmException e) {
-      throw new IllegalStateException("every JDK has SHA-256", e);
-    }
+    MessageDigest sha = FileWatch.sha256();
     try {
       for (Path file : RlsConfig.files(path)) {
-        sha.update(file.toString().getBytes(StandardCharsets.UTF_8));
-        sha.update((byte) 0);
-        try {
-          sha.update(Files.readAllBytes(file));
-        } catch (IOException e) {
-          sha.update(("unreadable: " + e).getBytes(StandardCharsets.UTF_8));
-        }
-        sha.update((byte) 0);
+        FileWatch.add(sha, file);
       }
     } catch (ConfigException e) {
       sha.update(e.getMessage().getBytes(StandardCharsets.UTF_8));
