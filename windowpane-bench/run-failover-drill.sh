@@ -30,7 +30,7 @@
 # timeline-kill.md, timeline-hang.md, failover-drill.png, failover-drill-hang.png, output.txt,
 # tree.txt: the git status of the code measured) and one line in results/runs.log; the results
 # directory is ignored by git. With WINDOWPANE_DRILL_DOCS_PNG=1 the kill timeline's plot is also
-# copied to docs/img/failover-drill.png, the plot docs/benchmarks.md shows.
+# copied to docs/img/failover-drill.png (the plot CHANGELOG.md's performance history links).
 #
 # Everything the drill starts (redis-server processes, proxies, threads) is its own and stops
 # with it; the JVM is bounded by `timeout` (the budget plus 90 s) and its watchdog. Set
