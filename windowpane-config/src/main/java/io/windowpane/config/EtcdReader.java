@@ -37,7 +37,8 @@ public final class EtcdReader {
       UnaryOperator<String> env) {
     YamlMap m = YamlMap.fields(node, path, problems, "endpoints", "user", "password",
         "passwordEnv", "namespace", "timeout", "connectTimeout", "expiryGrace",
-        "conflictRetries", "backoffBase", "backoffMax", "maxValueBytes", "cachedCounts");
+        "conflictRetries", "backoffBase", "backoffMax", "maxValueBytes", "maxTxnOps",
+        "cachedCounts");
     List<String> endpoints = new ArrayList<>();
     if (!m.has("endpoints")) {
       if (m.isMapping()) {
@@ -93,9 +94,11 @@ public final class EtcdReader {
     }
     Integer maxValueBytes = m.has("maxValueBytes")
         ? (int) m.integer("maxValueBytes", 0, 1024, 64 << 20) : null;
+    // keys per etcd transaction; at most the members' --max-txn-ops (default 128)
+    Integer maxTxnOps = m.has("maxTxnOps") ? (int) m.integer("maxTxnOps", 128, 1, 10_000) : null;
     Duration cached = m.duration("cachedCounts", null, MIN_CACHE, MAX_CACHE);
     return new EtcdSettings(endpoints, user, password, namespace, timeout, connect, grace,
-        retries, base, max, maxValueBytes, cached);
+        retries, base, max, maxValueBytes, maxTxnOps, cached);
   }
 
   /**

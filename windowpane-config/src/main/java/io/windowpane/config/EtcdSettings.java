@@ -14,7 +14,8 @@ import java.util.List;
  */
 record EtcdSettings(List<String> endpoints, String user, String password, String namespace,
     Duration timeout, Duration connectTimeout, Duration expiryGrace, Integer conflictRetries,
-    Duration backoffBase, Duration backoffMax, Integer maxValueBytes, Duration cachedCounts) {
+    Duration backoffBase, Duration backoffMax, Integer maxValueBytes, Integer maxTxnOps,
+    Duration cachedCounts) {
 
   static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(5);
   static final Duration DEFAULT_CONNECT_TIMEOUT = Duration.ofSeconds(2);
@@ -25,7 +26,7 @@ record EtcdSettings(List<String> endpoints, String user, String password, String
 
   /** No endpoint yet, every option at its default. */
   static final EtcdSettings DEFAULTS = new EtcdSettings(List.of(), null, null, DEFAULT_NAMESPACE,
-      DEFAULT_TIMEOUT, DEFAULT_CONNECT_TIMEOUT, null, null, null, null, null, null);
+      DEFAULT_TIMEOUT, DEFAULT_CONNECT_TIMEOUT, null, null, null, null, null, null, null);
 
   EtcdSettings {
     endpoints = List.copyOf(endpoints);
@@ -34,7 +35,8 @@ record EtcdSettings(List<String> endpoints, String user, String password, String
   /** The same options for the members at {@code urls}. */
   EtcdSettings withEndpoints(List<String> urls) {
     return new EtcdSettings(urls, user, password, namespace, timeout, connectTimeout,
-        expiryGrace, conflictRetries, backoffBase, backoffMax, maxValueBytes, cachedCounts);
+        expiryGrace, conflictRetries, backoffBase, backoffMax, maxValueBytes, maxTxnOps,
+        cachedCounts);
   }
 
   /**
@@ -42,7 +44,7 @@ record EtcdSettings(List<String> endpoints, String user, String password, String
    * {@code user}, {@code password}, {@code namespace}, {@code timeout}, {@code connectTimeout},
    * and when given {@code expiryGrace}, {@code conflictRetries}, {@code backoffBase} and
    * {@code backoffMax} (both, the other at its default, when either is given),
-   * {@code maxValueBytes} and {@code cachedCounts}.
+   * {@code maxValueBytes}, {@code maxTxnOps} and {@code cachedCounts}.
    */
   EngineSettings engineSettings() {
     EngineSettings.Builder s = EngineSettings.of("etcd")
@@ -59,6 +61,7 @@ record EtcdSettings(List<String> endpoints, String user, String password, String
           .duration("backoffMax", backoffMax != null ? backoffMax : DEFAULT_BACKOFF_MAX);
     }
     return s.integer("maxValueBytes", maxValueBytes)
+        .integer("maxTxnOps", maxTxnOps)
         .duration("cachedCounts", cachedCounts)
         .build();
   }
@@ -69,7 +72,7 @@ record EtcdSettings(List<String> endpoints, String user, String password, String
         + ", password=" + (password == null ? "none" : "(set)") + ", namespace=" + namespace
         + ", timeout=" + timeout + ", connectTimeout=" + connectTimeout + ", expiryGrace="
         + expiryGrace + ", conflictRetries=" + conflictRetries + ", backoff=" + backoffBase + "/"
-        + backoffMax + ", maxValueBytes=" + maxValueBytes + ", cachedCounts=" + cachedCounts
-        + "]";
+        + backoffMax + ", maxValueBytes=" + maxValueBytes + ", maxTxnOps=" + maxTxnOps
+        + ", cachedCounts=" + cachedCounts + "]";
   }
 }

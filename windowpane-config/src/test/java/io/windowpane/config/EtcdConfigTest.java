@@ -33,7 +33,9 @@ class EtcdConfigTest {
     assertThat(s.conflictRetries()).isNull();
     assertThat(s.backoffBase()).isNull();
     assertThat(s.maxValueBytes()).isNull();
+    assertThat(s.maxTxnOps()).as("the engine's default, 128").isNull();
     assertThat(s.cachedCounts()).isNull();
+    assertThat(s.engineSettings().names()).doesNotContain("maxTxnOps");
     assertThat(e.describe()).isEqualTo("etcd http://127.0.0.1:2379");
   }
 
@@ -57,6 +59,7 @@ class EtcdConfigTest {
             backoffBase: 5ms
             backoffMax: 1s
             maxValueBytes: 65536
+            maxTxnOps: 64
             cachedCounts: 100ms
         """, "x").engine();
 
@@ -72,12 +75,15 @@ class EtcdConfigTest {
     assertThat(s.backoffBase()).isEqualTo(Duration.ofMillis(5));
     assertThat(s.backoffMax()).isEqualTo(Duration.ofSeconds(1));
     assertThat(s.maxValueBytes()).isEqualTo(65_536);
+    assertThat(s.maxTxnOps()).isEqualTo(64);
     assertThat(s.cachedCounts()).isEqualTo(Duration.ofMillis(100));
     assertThat(e.onFailure()).isEqualTo(EngineConfig.OnFailure.DENY);
     assertThat(e.describe()).isEqualTo("etcd http://10.0.0.1:2379,http://10.0.0.2:2379");
     assertThat(s.engineSettings().names()).containsExactly("endpoints", "user", "password",
         "namespace", "timeout", "connectTimeout", "expiryGrace", "conflictRetries",
-        "backoffBase", "backoffMax", "maxValueBytes", "cachedCounts"); // the provider's names
+        "backoffBase", "backoffMax", "maxValueBytes", "maxTxnOps", "cachedCounts"); // the
+    // provider's names
+    assertThat(s.engineSettings().integer("maxTxnOps")).hasValue(64);
   }
 
   @Test
@@ -183,6 +189,7 @@ class EtcdConfigTest {
             maxValueBytes: 10
             cachedCounts: 5ms
             tls: true
+            maxTxnOps: 0
         """);
 
     assertThat(e.getMessage()).isEqualTo("""
@@ -199,7 +206,8 @@ class EtcdConfigTest {
         windowpane.yaml:13: engine.etcd.cachedCounts must be 10ms to 1m, was 5ms
         windowpane.yaml:14: engine.etcd.tls: unknown key; engine.etcd takes endpoints, user,\
          password, passwordEnv, namespace, timeout, connectTimeout, expiryGrace,\
-         conflictRetries, backoffBase, backoffMax, maxValueBytes, cachedCounts""");
+         conflictRetries, backoffBase, backoffMax, maxValueBytes, maxTxnOps, cachedCounts
+        windowpane.yaml:15: engine.etcd.maxTxnOps must be 1 to 10000, was 0""");
   }
 
   @Test

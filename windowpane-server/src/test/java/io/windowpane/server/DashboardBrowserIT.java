@@ -42,8 +42,9 @@ import org.openqa.selenium.support.ui.WebDriverWait;
  * {@code -Dwindowpane.dashboard.screenshot=../docs/img/dashboard.png} it writes the one
  * {@code docs/dashboard.md} shows instead (so a plain test run leaves the source tree as it was).
  *
- * <p>Every wait is on a condition of the page, bounded by {@link #WAIT}; the page polls once a
- * second, so a run takes a few seconds once Chromium is up.
+ * <p>Every wait is on a condition of the page (or of the service), bounded by {@link #WAIT}; the
+ * page polls once a second, so a run takes a few seconds once Chromium is up, three of them
+ * waiting for the service's history to cover three seconds before the page opens.
  */
 class DashboardBrowserIT {
 
@@ -141,9 +142,22 @@ class DashboardBrowserIT {
     http.post("/v1/stats/latency/record", "{\"key\":\"checkout\",\"values\":"
         + "[12,15,18,21,25,30,42,55,80,120]}");
 
+    // history before the page opens: the service's sampler has filed these decisions, and
+    // covers at least three seconds
+    await("the service's history holds the 6 allowed and 3 denied, over 3 seconds or more",
+        d -> {
+          JsonNode history = http.get("/v1/dashboard/feed?history=true").json().path("history");
+          long[] sums = historySums(history, "demo");
+          return history.path("seconds").asInt() >= 3 && sums[0] == 6 && sums[1] == 3;
+        });
     browser.get(server.url() + "/dashboard#limiters/demo");
-    await("the decisions chart has a point", d -> number(attribute("decisions-chart",
-        "data-points")) >= 1);
+    await("the history is drawn: its points, with the 6 allowed and 3 denied", d ->
+        number(attribute("decisions-chart", "data-history-points")) >= 3
+            && number(attribute("decisions-chart", "data-history-allowed")) == 6
+            && number(attribute("decisions-chart", "data-history-denied")) == 3
+            && number(attribute("decisions-chart", "data-points")) >= 3);
+    assertThat(number(attribute("backend-chart", "data-history-points")))
+        .as("the engine calls' history is drawn too").isGreaterThanOrEqualTo(3);
 
     // traffic while the page watches: a nonzero rate must reach the chart
     for (String key : List.of("carol", "dave", "erin")) {
@@ -151,8 +165,8 @@ class DashboardBrowserIT {
         acquire(http, "demo", key); // 5 allowed, 1 denied each
       }
     }
-    await("a nonzero rate is drawn", d -> Double.parseDouble(attribute("decisions-chart",
-        "data-max")) > 0);
+    await("a nonzero live rate is drawn", d -> Double.parseDouble(attribute("decisions-chart",
+        "data-live-max")) > 0);
 
     JsonNode demo = http.get("/v1/dashboard/feed").json().path("limiters").get(0);
     assertThat(demo.path("name").asText()).isEqualTo("demo");
@@ -245,6 +259,20 @@ class DashboardBrowserIT {
     awaitText("chosen-title", "login");
     awaitText("allowed-total", "0");
     assertThat(browser.findElement(By.id("token-form")).isDisplayed()).isFalse();
+  }
+
+  /** Allowed and denied (would-deny included) over the rows of {@code limiter}'s history. */
+  private static long[] historySums(JsonNode history, String limiter) {
+    long[] sums = new long[2];
+    for (JsonNode l : history.path("limiters")) {
+      if (l.path("name").asText().equals(limiter)) {
+        for (JsonNode row : l.path("seconds")) {
+          sums[0] += row.get(1).asLong();
+          sums[1] += row.get(2).asLong() + row.get(3).asLong();
+        }
+      }
+    }
+    return sums;
   }
 
   /** The top keys table's rows, as "key count maxError". */

@@ -148,10 +148,31 @@ class DashboardTest {
   }
 
   @Test
-  void feed_takesNoQueryParameters() {
+  void feed_takesOnlyTheHistoryParameter_trueOrFalse() {
     Reply r = http.get("/v1/dashboard/feed?limiter=demo");
     assertThat(r.status()).isEqualTo(400);
     assertThat(r.field()).isEqualTo("limiter");
+    Reply bad = http.get("/v1/dashboard/feed?history=yes");
+    assertThat(bad.status()).isEqualTo(400);
+    assertThat(bad.field()).isEqualTo("history");
+    assertThat(bad.json().path("message").asText()).contains("true or false");
+    assertThat(http.get("/v1/dashboard/feed?history=true&history=true").status()).isEqualTo(400);
+    assertThat(http.get("/v1/dashboard/feed?history=false").json().has("history")).isFalse();
+    assertThat(http.get("/v1/dashboard/feed").json().has("history")).isFalse();
+  }
+
+  @Test
+  void feedWithHistory_addsTheLastFiveMinutesPerSecond_onTheServiceClock() {
+    long before = System.currentTimeMillis();
+    JsonNode history = http.get("/v1/dashboard/feed?history=true").json().path("history");
+    long after = System.currentTimeMillis();
+    // the history samples wall-clock seconds, whatever the engine's (manual) clock says
+    assertThat(history.path("nowMillis").asLong()).isBetween(before, after);
+    int seconds = history.path("seconds").asInt();
+    assertThat(seconds).isBetween(0, 300);
+    assertThat(history.path("toSecond").asLong()).isLessThan(after / 1000);
+    assertThat(history.path("limiters").isArray()).isTrue();
+    assertThat(history.path("backend").isArray()).isTrue();
   }
 
   @Test
@@ -164,11 +185,14 @@ class DashboardTest {
       assertThat(anonymous.get("/dashboard").status()).isEqualTo(200);
       assertThat(anonymous.get("/dashboard/dashboard.js").status()).isEqualTo(200);
       assertThat(anonymous.get("/v1/dashboard/feed").status()).isEqualTo(401);
+      assertThat(anonymous.get("/v1/dashboard/feed?history=true").status()).isEqualTo(401);
       assertThat(anonymous.get("/v1/limiters").status()).isEqualTo(401);
       assertThat(anonymous.get("/dashboardx").status()).isEqualTo(401);
       Reply feed = anonymous.withToken(token).get("/v1/dashboard/feed");
       assertThat(feed.status()).isEqualTo(200);
       assertThat(feed.json().path("limiters").get(0).path("name").asText()).isEqualTo("demo");
+      assertThat(anonymous.withToken(token).get("/v1/dashboard/feed?history=true").json()
+          .path("history").has("seconds")).isTrue();
     }
   }
 

@@ -17,15 +17,15 @@ import java.util.Set;
  * their names: {@code endpoints} (URLs), {@code user} and {@code password} (together),
  * {@code namespace}, {@code timeout}, {@code connectTimeout}, {@code expiryGrace},
  * {@code backoffBase} and {@code backoffMax} (together), {@code cachedCounts} (durations),
- * {@code conflictRetries} and {@code maxValueBytes} (integers); an option left out keeps the
- * builder's default. An option it does not know is refused, so the configuration and the
- * engine cannot drift apart unnoticed.
+ * {@code conflictRetries}, {@code maxValueBytes} and {@code maxTxnOps} (integers); an option
+ * left out keeps the builder's default. An option it does not know is refused, so the
+ * configuration and the engine cannot drift apart unnoticed.
  */
 public final class EtcdEngineProvider implements EngineProvider {
 
   private static final Set<String> OPTIONS = Set.of("endpoints", "user", "password",
       "namespace", "timeout", "connectTimeout", "expiryGrace", "conflictRetries", "backoffBase",
-      "backoffMax", "maxValueBytes", "cachedCounts");
+      "backoffMax", "maxValueBytes", "maxTxnOps", "cachedCounts");
 
   @Override
   public String kind() {
@@ -67,6 +67,7 @@ public final class EtcdEngineProvider implements EngineProvider {
       b.backoff(base.get(), max.get());
     }
     settings.integer("maxValueBytes").ifPresent(b::maxValueBytes);
+    settings.integer("maxTxnOps").ifPresent(b::maxTxnOps);
     settings.duration("cachedCounts").ifPresent(b::cachedCounts);
     return b;
   }

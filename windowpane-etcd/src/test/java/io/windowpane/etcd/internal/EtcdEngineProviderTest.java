@@ -30,8 +30,17 @@ class EtcdEngineProviderTest {
         .duration("expiryGrace", Duration.ofSeconds(2)).integer("conflictRetries", 10)
         .duration("backoffBase", Duration.ofMillis(5))
         .duration("backoffMax", Duration.ofMillis(100))
-        .integer("maxValueBytes", 65_536).duration("cachedCounts", Duration.ofMillis(50))
+        .integer("maxValueBytes", 65_536).integer("maxTxnOps", 64)
+        .duration("cachedCounts", Duration.ofMillis(50))
         .build());
+  }
+
+  @Test
+  void builder_passesMaxTxnOpsToTheEngine_whichChecksItsRange() {
+    assertThatThrownBy(() -> EtcdEngineProvider.builder(EngineSettings.of("etcd")
+        .texts("endpoints", List.of("http://127.0.0.1:2379")).integer("maxTxnOps", 0).build()))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("maxTxnOps must be in [1, 10000], was 0");
   }
 
   @Test

@@ -18,8 +18,10 @@ import java.util.Set;
  * Why polling and a feed of totals. The page asks the feed about once a second; the feed reads
  * the totals the service's meters already keep (ServiceMetrics: decisions per limiter, engine
  * call timers, errors) and the page turns two consecutive totals into a rate. The server keeps
- * no state per viewer and runs no sampler: an idle dashboard costs the request path nothing, and
- * a watched one costs one map walk per poll. Polling rather than server-sent events because a
+ * no state per viewer: an idle dashboard costs the request path nothing, and a watched one
+ * costs one map walk per poll. So that a page opened now can draw the last five minutes at once,
+ * its first request asks for the history too (?history=true): DashboardHistory, sampled from the
+ * same meters once a second off the request path. Polling rather than server-sent events because a
  * browser's EventSource cannot send an Authorization header; fetch can, so the page uses the
  * same bearer token as every other /v1 client, and a closed tab leaves no open stream behind.
  *
@@ -96,9 +98,14 @@ final class DashboardApi {
   /**
    * Totals since the service started, read from its meters now: each limiter's decisions, each
    * engine operation's calls and time, errors by code. Rates are the page's work (two polls).
+   * With {@code history=true}, also the last five minutes per second ({@link DashboardHistory}).
    */
   private void feed(Context ctx) {
-    service.onlyQuery(ctx, Set.of());
+    service.onlyQuery(ctx, Set.of("history"));
+    String history = ctx.queryParam("history");
+    if (history != null && !history.equals("true") && !history.equals("false")) {
+      throw ApiError.invalid("history", "history must be true or false, was '" + history + "'");
+    }
     ServiceMetrics metrics = service.metrics();
     ObjectNode body = Json.object();
     body.put("engine", service.engineName());
@@ -126,6 +133,9 @@ final class DashboardApi {
     }
     ObjectNode errors = body.putObject("errors");
     metrics.errorTotals().forEach(errors::put);
+    if ("true".equals(history)) {
+      metrics.history().write(body.putObject("history"));
+    }
     Replies.json(ctx, 200, body);
   }
 

@@ -10,6 +10,7 @@ import io.micrometer.core.instrument.binder.system.UptimeMetrics;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.windowpane.Failover;
+import io.windowpane.MillisClock;
 import io.windowpane.RateLimiter;
 import java.time.Duration;
 import java.util.List;
@@ -37,8 +38,9 @@ import java.util.concurrent.TimeUnit;
  *
  * Meters are looked up once and cached, so the request path does a map read, not a registry
  * lookup. The dashboard's feed reads the same meters' totals ({@link #decisionTotals},
- * {@link #backendTotals}, {@link #errorTotals}) only when it is asked, so nothing is sampled
- * while nobody watches.
+ * {@link #backendTotals}, {@link #errorTotals}) when it is asked; its history
+ * ({@link DashboardHistory}) reads the decision and backend totals once a second on a thread of
+ * its own, which {@link #close()} stops. The request path does nothing for either.
  */
 public final class ServiceMetrics implements AutoCloseable {
 
@@ -48,13 +50,23 @@ public final class ServiceMetrics implements AutoCloseable {
   private final ConcurrentMap<String, Timer[]> timers = new ConcurrentHashMap<>();
   private final ConcurrentMap<String, Counter[]> decisions = new ConcurrentHashMap<>();
   private final ConcurrentMap<String, Counter> errors = new ConcurrentHashMap<>();
+  private final DashboardHistory history;
 
+  /** The meters, and their five-minute history sampled every second on the system clock. */
   public ServiceMetrics() {
     new JvmMemoryMetrics().bindTo(registry);
     gc.bindTo(registry);
     new JvmThreadMetrics().bindTo(registry);
     new ProcessorMetrics().bindTo(registry);
     new UptimeMetrics().bindTo(registry);
+    // the maps it reads are assigned above, so reading them from here is safe
+    history = new DashboardHistory(this, MillisClock.system());
+    history.sampleEverySecond();
+  }
+
+  /** The last five minutes of decisions and engine calls per second, for the dashboard. */
+  DashboardHistory history() {
+    return history;
   }
 
   /** Records one engine call of {@code operation}. */
@@ -158,6 +170,13 @@ public final class ServiceMetrics implements AutoCloseable {
     return new DecisionTotals(byOutcome[0], byOutcome[1], byOutcome[2], degraded);
   }
 
+  /** The decisions so far of each limiter that has decided at least once. */
+  void decisionTotals(java.util.function.BiConsumer<String, DecisionTotals> each) {
+    for (String limiter : decisions.keySet()) {
+      each.accept(limiter, decisionTotals(limiter));
+    }
+  }
+
   /**
    * The engine calls of one operation so far: how many answered and failed, their total time,
    * and the longest of the recent ones (Micrometer's decaying maximum, over about 2 minutes).
@@ -194,6 +213,7 @@ public final class ServiceMetrics implements AutoCloseable {
 
   @Override
   public void close() {
+    history.close();
     gc.close();
     registry.close();
   }

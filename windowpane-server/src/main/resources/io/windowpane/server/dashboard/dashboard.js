@@ -5,8 +5,11 @@
  * tab is visible: the feed (/v1/dashboard/feed, totals from the service's meters) once a second,
  * /health every two seconds, the chosen window's top keys every two seconds, and the looked-up
  * key once a second. Rates are differences of two consecutive totals. Charts keep the last five
- * minutes. When tokens are configured, the token typed once is kept in this tab's
- * sessionStorage and sent as "Authorization: Bearer <token>".
+ * minutes. The first feed request (and the first after the tab was hidden) asks for the
+ * service's history too (?history=true): the last five minutes of decisions and engine calls
+ * per second, drawn at once; live points continue from the end of the history. When tokens are
+ * configured, the token typed once is kept in this tab's sessionStorage and sent as
+ * "Authorization: Bearer <token>".
  */
 (function () {
   'use strict';
@@ -21,8 +24,10 @@
   var token = sessionStorage.getItem('windowpane.token');
   var chosen = null; // {kind: 'limiters' | 'counters' | 'stats', name, item}
   var lookupKey = '';
-  var decisions = {}; // limiter -> {xs, allowed, denied, last}
-  var backend = {xs: [], ops: {}, last: null};
+  var MIN_RATE_SECONDS = 0.25; // a rate over a shorter span waits for the next poll
+  var decisions = {}; // limiter -> {xs, allowed, denied, base, totals, history}
+  var backend = {xs: [], ops: {}, base: null, history: 0};
+  var wantHistory = true; // ask the next feed request for the service's history
   var keySeries = null; // {key, xs, ys: [[...], ...]}
   var charts = {};
 
@@ -157,40 +162,101 @@
     refreshLookup();
   }
 
-  // ---- the feed: decisions and backend latency ----
+  // ---- the feed: history, then decisions and backend latency live ----
+
+  function newDecisions() {
+    return {xs: [], allowed: [], denied: [], base: null, totals: null, liveMax: 0,
+      history: {points: 0, allowed: 0, denied: 0}};
+  }
+
+  function bySecond(rows) {
+    var at = {};
+    rows.forEach(function (r) { at[r[0]] = r; });
+    return at;
+  }
+
+  /*
+   * The service's history (see docs/dashboard.md): per covered second, the decisions and engine
+   * calls in it; a covered second without a row had none. Second s is drawn at its end, in this
+   * browser's time (the service's time plus the difference of the two clocks), like a live
+   * point, which is drawn at the end of the span its rate covers. The totals at the history's
+   * end are the base of the first live rate, so no decision is drawn twice or lost between them.
+   */
+  function onHistory(hist, feed, now) {
+    var shift = now - hist.nowMillis;
+    var first = hist.toSecond - hist.seconds + 1;
+    var end = (hist.toSecond + 1) * 1000 + shift;
+    var xs = [];
+    for (var s = first; s <= hist.toSecond; s++) { xs.push(((s + 1) * 1000 + shift) / 1000); }
+    var kept = {};
+    hist.limiters.forEach(function (l) { kept[l.name] = l; });
+    decisions = {};
+    feed.limiters.forEach(function (l) {
+      var e = kept[l.name] || {allowed: 0, denied: 0, wouldDeny: 0, seconds: []};
+      var at = bySecond(e.seconds);
+      var h = decisions[l.name] = newDecisions();
+      h.xs = xs.slice();
+      for (var s = first; s <= hist.toSecond; s++) {
+        var r = at[s];
+        h.allowed.push(r ? r[1] : 0);
+        h.denied.push(r ? r[2] + r[3] : 0);
+        h.history.allowed += r ? r[1] : 0;
+        h.history.denied += r ? r[2] + r[3] : 0;
+      }
+      h.history.points = xs.length;
+      h.base = {t: end, allowed: e.allowed, denied: e.denied + e.wouldDeny};
+    });
+    backend = {xs: xs.slice(), ops: {}, base: {t: end, ops: {}}, history: xs.length};
+    hist.backend.forEach(function (b) {
+      var at = bySecond(b.seconds);
+      var ys = backend.ops[b.operation] = [];
+      for (var s = first; s <= hist.toSecond; s++) {
+        var r = at[s];
+        ys.push(r && r[1] > 0 ? r[3] / r[1] : null);
+      }
+      backend.base.ops[b.operation] = {calls: b.calls, totalMillis: b.totalMillis};
+    });
+  }
 
   function onFeed(feed, now) {
     $('engine-name').textContent = 'engine ' + feed.engine;
     feed.limiters.forEach(function (l) {
-      var h = decisions[l.name] || (decisions[l.name] = {xs: [], allowed: [], denied: [], last: null});
+      var h = decisions[l.name] || (decisions[l.name] = newDecisions());
       var denied = l.denied + l.wouldDeny;
-      if (h.last) {
-        var dt = (now - h.last.t) / 1000;
+      h.totals = l;
+      if (h.base) {
+        var dt = (now - h.base.t) / 1000;
+        if (dt < MIN_RATE_SECONDS) { return; }
+        var allowedRate = Math.max(0, (l.allowed - h.base.allowed) / dt);
+        var deniedRate = Math.max(0, (denied - h.base.denied) / dt);
         push(h.xs, now / 1000);
-        push(h.allowed, Math.max(0, (l.allowed - h.last.allowed) / dt));
-        push(h.denied, Math.max(0, (denied - h.last.denied) / dt));
+        push(h.allowed, allowedRate);
+        push(h.denied, deniedRate);
+        h.liveMax = Math.max(h.liveMax, allowedRate, deniedRate);
       }
-      h.last = {t: now, allowed: l.allowed, denied: denied, totals: l};
+      h.base = {t: now, allowed: l.allowed, denied: denied};
     });
-    var last = backend.last;
-    if (last) {
-      push(backend.xs, now / 1000);
-      var n = backend.xs.length;
-      feed.backend.forEach(function (b) {
-        var ys = backend.ops[b.operation] || (backend.ops[b.operation] = []);
-        while (ys.length < n - 1) { ys.unshift(null); }
-        var before = last[b.operation] || {calls: 0, totalMillis: 0};
-        var calls = b.calls - before.calls;
-        push(ys, calls > 0 ? (b.totalMillis - before.totalMillis) / calls : null);
-      });
-      Object.keys(backend.ops).forEach(function (op) {
-        var ys = backend.ops[op];
-        while (ys.length < n) { ys.push(null); }
-        while (ys.length > n) { ys.shift(); }
-      });
+    var base = backend.base;
+    if (!base || (now - base.t) / 1000 >= MIN_RATE_SECONDS) {
+      if (base) {
+        push(backend.xs, now / 1000);
+        var n = backend.xs.length;
+        feed.backend.forEach(function (b) {
+          var ys = backend.ops[b.operation] || (backend.ops[b.operation] = []);
+          while (ys.length < n - 1) { ys.unshift(null); }
+          var before = base.ops[b.operation] || {calls: 0, totalMillis: 0};
+          var calls = b.calls - before.calls;
+          push(ys, calls > 0 ? (b.totalMillis - before.totalMillis) / calls : null);
+        });
+        Object.keys(backend.ops).forEach(function (op) {
+          var ys = backend.ops[op];
+          while (ys.length < n) { ys.push(null); }
+          while (ys.length > n) { ys.shift(); }
+        });
+      }
+      backend.base = {t: now, ops: {}};
+      feed.backend.forEach(function (b) { backend.base.ops[b.operation] = b; });
     }
-    backend.last = {};
-    feed.backend.forEach(function (b) { backend.last[b.operation] = b; });
     renderDecisions();
     renderBackend(feed);
     $('feed-status').textContent = 'live · updated ' + new Date(now).toLocaleTimeString();
@@ -199,19 +265,26 @@
   function renderDecisions() {
     if (!chosen || chosen.kind !== 'limiters') { return; }
     var h = decisions[chosen.name];
-    if (!h || !h.last) { return; }
-    var t = h.last.totals;
+    if (!h || !h.totals) { return; }
+    var t = h.totals;
     $('allowed-total').textContent = String(t.allowed);
     $('denied-total').textContent = String(t.denied);
     $('would-deny-line').hidden = !t.shadow;
     $('would-deny-total').textContent = String(t.wouldDeny);
     show('decisions-chart', ['allowed/s', 'denied/s'], h.xs, [h.allowed, h.denied]);
+    // for the browser test: what the service's history put on the chart, and the live maximum
+    var d = $('decisions-chart').dataset;
+    d.liveMax = String(h.liveMax);
+    d.historyPoints = String(h.history.points);
+    d.historyAllowed = String(h.history.allowed);
+    d.historyDenied = String(h.history.denied);
   }
 
   function renderBackend(feed) {
     var ops = Object.keys(backend.ops).sort();
     if (ops.length) {
       show('backend-chart', ops, backend.xs, ops.map(function (op) { return backend.ops[op]; }));
+      $('backend-chart').dataset.historyPoints = String(backend.history);
     }
     $('backend-status').textContent = feed.backend.map(function (b) {
       return b.operation + ': ' + fmt(b.calls) + ' calls, ' + fmt(b.errors) + ' failed, max '
@@ -365,9 +438,19 @@
   $('top-by').addEventListener('change', refreshTop);
 
   loadLists().catch(function () {});
+  document.addEventListener('visibilitychange', function () {
+    if (!document.hidden) { wantHistory = true; } // fill what was missed while hidden
+  });
   every(FEED_MS, function () {
-    return api('v1/dashboard/feed').then(function (r) {
-      if (r.status === 200) { onFeed(r.body, Date.now()); }
+    var withHistory = wantHistory;
+    return api('v1/dashboard/feed' + (withHistory ? '?history=true' : '')).then(function (r) {
+      if (r.status !== 200) { return; }
+      var now = Date.now();
+      if (withHistory && r.body.history) {
+        onHistory(r.body.history, r.body, now);
+        wantHistory = false;
+      }
+      onFeed(r.body, now);
     });
   });
   every(HEALTH_MS, function () { return api('health').then(onHealth); });

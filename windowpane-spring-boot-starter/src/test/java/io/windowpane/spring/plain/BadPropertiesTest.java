@@ -69,6 +69,14 @@ class BadPropertiesTest {
   }
 
   @Test
+  void etcdMaxTxnOps_isReadInKebabCase_andOutOfRangeStopsTheStart() {
+    assertThat(failure(WebApplicationType.NONE, "windowpane.engine.type=etcd",
+        "windowpane.engine.etcd.endpoints=http://127.0.0.1:2379",
+        "windowpane.engine.etcd.max-txn-ops=10001"))
+        .isEqualTo("windowpane.engine.etcd.maxTxnOps must be 1 to 10000, was 10001");
+  }
+
+  @Test
   void unknownKey_namesTheAllowedOnes() {
     assertThat(failure(WebApplicationType.NONE, "windowpane.counters.logins.window=1m",
         "windowpane.counters.logins.pains=10"))

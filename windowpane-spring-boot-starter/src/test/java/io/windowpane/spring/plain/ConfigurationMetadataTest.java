@@ -25,7 +25,8 @@ class ConfigurationMetadataTest {
         "windowpane.filter.order", "windowpane.engine.type", "windowpane.engine.chain",
         "windowpane.engine.on-failure", "windowpane.engine.local.max-keys",
         "windowpane.engine.redis.uri", "windowpane.engine.redis.timeout",
-        "windowpane.engine.etcd.endpoints", "windowpane.engine.failover.call-timeout",
+        "windowpane.engine.etcd.endpoints", "windowpane.engine.etcd.max-txn-ops",
+        "windowpane.engine.failover.call-timeout",
         "windowpane.engine.failover.fleet-nodes", "windowpane.limiters", "windowpane.counters",
         "windowpane.stats"}) {
       assertThat(json).contains("\"name\": \"" + name + "\"");
