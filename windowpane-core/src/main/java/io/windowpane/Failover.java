@@ -7,6 +7,7 @@ import io.windowpane.spi.CounterStore;
 import io.windowpane.spi.DeferredEngine;
 import io.windowpane.spi.GroupRequest;
 import io.windowpane.spi.Engine;
+import io.windowpane.spi.EngineObserver;
 import io.windowpane.spi.LimiterStore;
 import io.windowpane.spi.LockStore;
 import io.windowpane.spi.StatsStore;
@@ -203,6 +204,11 @@ public final class Failover implements Engine {
    */
   public void checkNow() {
     chain.checkNow();
+  }
+
+  /** Reports each member call to {@code observer}: see {@code Windowpane.using}. */
+  void observer(EngineObserver observer) {
+    chain.observer(observer);
   }
 
   @Override

@@ -8,7 +8,9 @@ import io.windowpane.internal.buffering.BufferingStatsStore;
 import io.windowpane.internal.leasing.LeasingLimiterStore;
 import io.windowpane.internal.lock.LockScheduler;
 import io.windowpane.internal.local.LocalEngine;
+import io.windowpane.internal.observe.ObservedLimiterStore;
 import io.windowpane.spi.Engine;
+import io.windowpane.spi.EngineObserver;
 import io.windowpane.spi.GroupRequest;
 import io.windowpane.spi.LimiterStore;
 import io.windowpane.spi.LockStore;
@@ -46,6 +48,7 @@ import java.util.function.Supplier;
 public final class Windowpane implements AutoCloseable {
 
   private final Engine engine;
+  private final EngineObserver observer;
   private final ConcurrentMap<String, Object> byName = new ConcurrentHashMap<>();
   private volatile LockScheduler lockScheduler; // started by the first lock
   private Periodic sweeper; // started by the first leasing limiter; guarded by leasing
@@ -53,8 +56,9 @@ public final class Windowpane implements AutoCloseable {
   private Periodic flusher; // started by the first buffering window; guarded by buffered
   private final List<Buffered> buffered = new ArrayList<>();
 
-  private Windowpane(Engine engine) {
+  private Windowpane(Engine engine, EngineObserver observer) {
     this.engine = engine;
+    this.observer = observer;
   }
 
   /** The in-process engine with the system clock and default bounds. */
@@ -69,7 +73,29 @@ public final class Windowpane implements AutoCloseable {
 
   /** Counters and limiters on any engine (Redis, etcd, or your own). */
   public static Windowpane using(Engine engine) {
-    return new Windowpane(Checks.notNull("engine", engine));
+    return new Windowpane(Checks.notNull("engine", engine), EngineObserver.NONE);
+  }
+
+  /**
+   * Counters and limiters on {@code engine}, with each backend call and each rate-limit decision
+   * reported to {@code observer}, for tracing (docs/observability.md): on a {@link Failover}
+   * chain one call per member asked (a fallback's call says so), on another engine one call per
+   * limiter operation. With {@link EngineObserver#NONE} this is {@link #using(Engine)}, and
+   * costs nothing. Counters and statistics windows are not observed.
+   */
+  public static Windowpane using(Engine engine, EngineObserver observer) {
+    Checks.notNull("engine", engine);
+    Checks.notNull("observer", observer);
+    if (observer != EngineObserver.NONE && engine instanceof Failover f) {
+      f.observer(observer);
+    }
+    return new Windowpane(engine, observer);
+  }
+
+  /** The engine's limiter store, seen by the observer when there is one. */
+  private LimiterStore observed(String name, LimiterStore store) {
+    return observer == EngineObserver.NONE ? store : new ObservedLimiterStore(store, observer,
+        name, engine instanceof Failover ? null : engine.name());
   }
 
   /** A sliding-window counter named {@code name}. */
@@ -100,7 +126,7 @@ public final class Windowpane implements AutoCloseable {
   public RateLimiter limiter(String name, Quota quota) {
     return named("limiter", name, "quota", quota, RateLimiter::quota,
         () -> {
-          LimiterStore store = engine.limiterStore(name, quota.withoutLeasing());
+          LimiterStore store = observed(name, engine.limiterStore(name, quota.withoutLeasing()));
           return new RateLimiter(name, quota, leased(name, quota, store), store);
         });
   }
@@ -147,8 +173,8 @@ public final class Windowpane implements AutoCloseable {
         return limiter;
       }
       Reconfiguration.check(name, old.quota(), quota);
-      LimiterStore store = engine.reconfiguredLimiterStore(name, old.engineStore(),
-          quota.withoutLeasing());
+      LimiterStore store = observed(name, engine.reconfiguredLimiterStore(name,
+          ObservedLimiterStore.unwrap(old.engineStore()), quota.withoutLeasing()));
       LimiterStore previous = old.store();
       if (previous instanceof LeasingLimiterStore leased) {
         synchronized (leasing) {
@@ -257,10 +283,15 @@ public final class Windowpane implements AutoCloseable {
             + "' must be a limiter of this Windowpane");
       }
       RateLimiter.Bound bound = limiter.bound();
-      members.add(new GroupRequest(bound.engineStore(), limiter.name(), r.key(),
+      members.add(new GroupRequest(ObservedLimiterStore.unwrap(bound.engineStore()),
+          limiter.name(), r.key(),
           r.permits(), bound.quota().smallestPermits()));
     }
-    return engine.tryAcquireAllOrNothingAsync(members);
+    if (observer == EngineObserver.NONE || engine instanceof Failover) {
+      return engine.tryAcquireAllOrNothingAsync(members); // a chain reports its member calls
+    }
+    return io.windowpane.internal.observe.Observing.call(observer, engine.name(),
+        "tryAcquireAllOrNothing", () -> engine.tryAcquireAllOrNothingAsync(members));
   }
 
   /** A statistics window named {@code name}: count, sum, mean, min, max, quantiles. */
@@ -463,7 +494,7 @@ public final class Windowpane implements AutoCloseable {
 
     /** A new in-process engine. */
     public Windowpane build() {
-      return new Windowpane(buildEngine());
+      return new Windowpane(buildEngine(), EngineObserver.NONE);
     }
 
     /** A new in-process engine as an {@link Engine}, e.g. the last member of a {@link Failover}. */

@@ -8,6 +8,7 @@ import io.windowpane.server.config.ServerConfig;
 import io.windowpane.server.internal.ConfigReloader;
 import io.windowpane.server.internal.Service;
 import io.windowpane.server.internal.ServiceMetrics;
+import io.windowpane.server.internal.Tracing;
 import io.windowpane.server.internal.rlqs.RlqsServer;
 import io.windowpane.server.internal.rls.RlsServer;
 import io.windowpane.spi.Engine;
@@ -37,11 +38,13 @@ public final class WindowpaneServer implements AutoCloseable {
   private final RlsServer rls;
   private final RlqsServer rlqs;
   private final ConfigReloader reloader; // null: not started from a file
+  private final Tracing tracing;
   private boolean closed;
 
   private WindowpaneServer(Javalin app, Windowpane windowpane, ServiceMetrics metrics,
       String host, List<String> routes, RlsServer rls, RlqsServer rlqs,
-      ConfigReloader reloader) {
+      ConfigReloader reloader, Tracing tracing) {
+    this.tracing = tracing;
     this.rls = rls;
     this.rlqs = rlqs;
     this.reloader = reloader;
@@ -60,35 +63,40 @@ public final class WindowpaneServer implements AutoCloseable {
   /**
    * Serves {@code engine} (which the server then owns and closes) on the configured address,
    * with {@code clock} as the service's clock for reset times. A {@link Failover} chain has its
-   * members reported on {@code /health} and {@code /metrics}.
+   * members reported on {@code /health} and {@code /metrics}. With tracing configured
+   * ({@link ServerConfig#otlpEndpoint()}), each decision is a span with a child per backend
+   * call (docs/observability.md).
    */
   public static WindowpaneServer start(ServerConfig config, Engine engine, MillisClock clock) {
-    return start(config, Windowpane.using(engine),
-        engine instanceof Failover ? (Failover) engine : null, clock);
+    Tracing tracing = Tracing.of(config);
+    return start(config, Windowpane.using(engine, tracing.observer()),
+        engine instanceof Failover ? (Failover) engine : null, clock, tracing);
   }
 
   /**
    * Serves {@code windowpane} (which the server then owns and closes) on the configured address,
    * with {@code clock} as the service's clock for reset times: tests pass the engine's manual
-   * clock.
+   * clock. With tracing configured, decisions are spans, without children: the backend calls
+   * of a {@code Windowpane} are seen only when it was built with an observer
+   * ({@link #start(ServerConfig, Engine, MillisClock)} does).
    */
   public static WindowpaneServer start(ServerConfig config, Windowpane windowpane,
       MillisClock clock) {
-    return start(config, windowpane, null, clock);
+    return start(config, windowpane, null, clock, Tracing.of(config));
   }
 
   private static WindowpaneServer start(ServerConfig config, Windowpane windowpane,
-      Failover chain, MillisClock clock) {
+      Failover chain, MillisClock clock, Tracing tracing) {
     ServiceMetrics metrics = new ServiceMetrics();
     RlsServer rls = null;
     RlqsServer rlqs = null;
     ConfigReloader reloader = null;
     try {
       List<String> routes = new CopyOnWriteArrayList<>();
-      Service service = new Service(config, windowpane, chain, clock, metrics);
+      Service service = new Service(config, windowpane, chain, clock, metrics, tracing);
       Javalin app = service.create(config.shutdownTimeout().toMillis(), routes);
       if (config.grpcPort().isPresent()) {
-        rls = startRls(config, windowpane, metrics, clock);
+        rls = startRls(config, windowpane, metrics, clock, tracing);
       }
       try {
         if (config.rlqsPort().isPresent()) {
@@ -108,21 +116,22 @@ public final class WindowpaneServer implements AutoCloseable {
         reloader = new ConfigReloader(config, service);
       }
       return new WindowpaneServer(app, windowpane, metrics, config.host(), List.copyOf(routes),
-          rls, rlqs, reloader);
+          rls, rlqs, reloader, tracing);
     } catch (RuntimeException e) {
       metrics.close();
       windowpane.close();
+      tracing.close();
       throw e;
     }
   }
 
   /** The Envoy rate limit service of {@code config} on its gRPC port (docs/envoy.md). */
   private static RlsServer startRls(ServerConfig config, Windowpane windowpane,
-      ServiceMetrics metrics, MillisClock clock) {
+      ServiceMetrics metrics, MillisClock clock, Tracing tracing) {
     try {
       return RlsServer.start(config.host(), config.grpcPort().getAsInt(),
           config.rlsConfig().orElseThrow(), windowpane, config.tokens(), metrics.registry(),
-          clock, config.shutdownTimeout(), config.rlsReloadInterval());
+          clock, config.shutdownTimeout(), config.rlsReloadInterval(), tracing);
     } catch (io.windowpane.config.ConfigException e) {
       throw new IllegalArgumentException(e.getMessage(), e);
     }
@@ -156,8 +165,8 @@ public final class WindowpaneServer implements AutoCloseable {
    * Loads the configuration file again now if it changed (the service also checks every
    * {@code server.reloadInterval} by itself) and applies its limiters' changed permits: every
    * key keeps its counts, and the next decision uses the new permits. Other changes (a limiter
-   * added or removed, another window, counters, statistics, the server, auth, engine, rls or
-   * rlqs sections) are logged and wait for a restart.
+   * added or removed, another window, counters, statistics, the server, auth, engine, rls,
+   * rlqs or tracing sections) are logged and wait for a restart.
    *
    * @return the limiters whose permits changed; empty when nothing changed that applies at run
    *     time, or the service was not started from a file
@@ -221,7 +230,11 @@ public final class WindowpaneServer implements AutoCloseable {
       try {
         windowpane.close();
       } finally {
-        metrics.close();
+        try {
+          metrics.close();
+        } finally {
+          tracing.close(); // sends the spans not sent yet
+        }
       }
     }
   }

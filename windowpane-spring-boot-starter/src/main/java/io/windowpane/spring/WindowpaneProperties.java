@@ -26,6 +26,8 @@ public class WindowpaneProperties {
 
   private final Metrics metrics = new Metrics();
 
+  private final Tracing tracing = new Tracing();
+
   public boolean isEnabled() {
     return enabled;
   }
@@ -48,6 +50,29 @@ public class WindowpaneProperties {
 
   public Metrics getMetrics() {
     return metrics;
+  }
+
+  public Tracing getTracing() {
+    return tracing;
+  }
+
+  /** Spans of decisions and backend calls, with Micrometer Tracing (docs/observability.md). */
+  public static class Tracing {
+
+    /**
+     * Whether each decision is an observation (a span with Micrometer Tracing) with a child per
+     * backend call, in the application's current trace. Applies when Micrometer Tracing and an
+     * ObservationRegistry are present.
+     */
+    private boolean enabled = true;
+
+    public boolean isEnabled() {
+      return enabled;
+    }
+
+    public void setEnabled(boolean enabled) {
+      this.enabled = enabled;
+    }
   }
 
   /** Micrometer meters. */

@@ -125,6 +125,11 @@ public final class Chain {
 
   // ---- stores -------------------------------------------------------------------------------
 
+  /** Reports each member call to {@code observer} from now on (Windowpane.using). */
+  public void observer(io.windowpane.spi.EngineObserver observer) {
+    router.observer(observer);
+  }
+
   public CounterStore counterStore(String name, WindowSpec spec) {
     CounterStore[] stores = new CounterStore[members.length];
     for (int i = 0; i < stores.length; i++) {

@@ -42,8 +42,8 @@ final class ChainGroups {
       }
       stores.add(f);
     }
-    return chain.router.<Optional<GroupDecision>>route(true, 0, i -> on(chain, i, requests, stores),
-        null).handle((a, e) -> {
+    return chain.router.<Optional<GroupDecision>>route("tryAcquireAllOrNothing", true,
+        i -> on(chain, i, requests, stores)).handle((a, e) -> {
           if (e != null) {
             return Optional.of(lastResort(e, requests));
           }

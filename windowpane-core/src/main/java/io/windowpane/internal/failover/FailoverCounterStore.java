@@ -27,7 +27,7 @@ final class FailoverCounterStore extends MemberStores<CounterStore> implements C
 
   @Override
   public CompletionStage<Long> addAsync(String key, long n) {
-    return chain.router.<Long>route(true, 0, i -> stores[i].addAsync(key, n), null).thenApply(a -> {
+    return chain.router.<Long>route(null, true, i -> stores[i].addAsync(key, n)).thenApply(a -> {
       chain.router.journal(journal, key, a.member(), n, null);
       return a.value();
     });
@@ -50,7 +50,7 @@ final class FailoverCounterStore extends MemberStores<CounterStore> implements C
 
   @Override
   public CompletionStage<List<Long>> addAllAsync(List<String> keys, long n) {
-    return chain.router.<List<Long>>route(true, 0, i -> stores[i].addAllAsync(keys, n), null)
+    return chain.router.<List<Long>>route(null, true, i -> stores[i].addAllAsync(keys, n))
         .thenApply(a -> {
           for (String key : keys) {
             chain.router.journal(journal, key, a.member(), n, null);

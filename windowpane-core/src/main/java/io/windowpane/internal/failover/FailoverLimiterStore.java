@@ -58,7 +58,7 @@ final class FailoverLimiterStore extends MemberStores<LimiterStore> implements L
 
   @Override
   public CompletionStage<Decision> tryAcquireAsync(String key, long permits) {
-    return chain.router.<Decision>route(true, 0, i -> decide(i, key, permits), null)
+    return chain.router.<Decision>route("tryAcquire", true, i -> decide(i, key, permits))
         .handle((a, e) -> {
           if (e != null) {
             return lastResort(e);
@@ -77,7 +77,8 @@ final class FailoverLimiterStore extends MemberStores<LimiterStore> implements L
 
   @Override
   public CompletionStage<List<Decision>> tryAcquireAllAsync(List<String> keys, long permits) {
-    return chain.router.<List<Decision>>route(true, 0, i -> decideAll(i, keys, permits), null)
+    return chain.router.<List<Decision>>route("tryAcquireAll", true,
+        i -> decideAll(i, keys, permits))
         .handle((a, e) -> {
           List<Decision> out = new ArrayList<>(keys.size());
           for (int k = 0; k < keys.size(); k++) {
@@ -164,8 +165,8 @@ final class FailoverLimiterStore extends MemberStores<LimiterStore> implements L
   @Override
   public CompletionStage<Optional<Grant>> leaseAsync(String key, long minPermits,
       long maxPermits) {
-    return chain.router.<Optional<Grant>>route(true, 0, i -> leaseOn(i, key, minPermits, maxPermits),
-        null).handle((a, e) -> {
+    return chain.router.<Optional<Grant>>route("lease", true,
+        i -> leaseOn(i, key, minPermits, maxPermits)).handle((a, e) -> {
           if (e != null) {
             Decision d = lastResort(e);
             return Optional.of(new Grant(d.allowed() ? minPermits : 0,
@@ -249,11 +250,11 @@ final class FailoverLimiterStore extends MemberStores<LimiterStore> implements L
    */
   @Override
   public CompletionStage<Optional<Decision>> peekAsync(String key, long permits) {
-    return chain.router.<Optional<Decision>>route(true, 0, i -> {
+    return chain.router.<Optional<Decision>>route(null, true, i -> {
       Decision tooLarge = tooLarge(i, permits);
       return tooLarge != null ? CompletableFuture.completedFuture(Optional.of(tooLarge))
           : stores[i].peekAsync(key, permits);
-    }, null).thenApply(a -> a.value().map(d -> stamp(a.member(), d)));
+    }).thenApply(a -> a.value().map(d -> stamp(a.member(), d)));
   }
 
   /** The first readable member's top keys (empty when its engine cannot rank keys). */

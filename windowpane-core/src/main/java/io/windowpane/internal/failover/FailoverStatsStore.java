@@ -34,7 +34,7 @@ final class FailoverStatsStore extends MemberStores<StatsStore> implements Stats
 
   @Override
   public CompletionStage<Void> recordAsync(String key, double[] values) {
-    return chain.router.<Void>route(true, 0, i -> stores[i].recordAsync(key, values), null)
+    return chain.router.<Void>route(null, true, i -> stores[i].recordAsync(key, values))
         .thenApply(a -> {
           chain.router.journal(journal, key, a.member(), 0, values);
           return null;

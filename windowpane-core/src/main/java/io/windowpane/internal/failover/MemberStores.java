@@ -20,7 +20,7 @@ abstract class MemberStores<S> implements Chain.Replayable {
   /** {@code op} on the first readable member (falling through on failure); its answer. */
   final <T> java.util.concurrent.CompletableFuture<T> read(
       java.util.function.IntFunction<java.util.concurrent.CompletionStage<T>> op) {
-    return chain.router.<T>route(false, 0, op, null).thenApply(Router.Answer::value);
+    return chain.router.<T>route(null, false, op).thenApply(Router.Answer::value);
   }
 
   /** {@code holds} asked of the first member that is not DOWN; false when all are. */

@@ -5,6 +5,8 @@ import io.windowpane.Failover.Health;
 import io.windowpane.Failover.Signal;
 import io.windowpane.WindowpaneException;
 import io.windowpane.WindowpaneTimeoutException;
+import io.windowpane.internal.observe.Observing;
+import io.windowpane.spi.EngineObserver;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
@@ -23,16 +25,26 @@ import java.util.function.IntFunction;
  *
  * The journal: events taken by any member but the first are noted with the members before it
  * that take replays (needsWhenTakenBy), for the Replayer.
+ *
+ * Observation: with an EngineObserver installed (Windowpane.using(engine, observer)), each
+ * member asked is one call reported to it, started before the member is asked and ended with
+ * its answer, failure or timeout; the caller's context is read once, on the caller's thread,
+ * when the route starts. Without one (NONE) the route pays one field read.
  */
 final class Router {
 
   /** The answer of member {@code member}. */
   record Answer<T>(int member, T value) {}
 
+  /** A route being observed: the observer, the caller's context, the operation's name. */
+  private record Traced(EngineObserver observer, Object parent, String operation) {}
+
   private final Member[] members;
   private final FailoverSettings settings;
   private final HealthMonitor health;
   private final int[] needsWhenTakenBy;
+  /** Installed once, before calls, by Windowpane.using(engine, observer). */
+  private volatile EngineObserver observer = EngineObserver.NONE;
 
   Router(Member[] members, FailoverSettings settings, HealthMonitor health) {
     this.members = members;
@@ -48,12 +60,24 @@ final class Router {
     }
   }
 
+  void observer(EngineObserver observer) {
+    this.observer = observer;
+  }
+
   /**
-   * Runs {@code op} on the first eligible member from {@code from} on, falling through to the
-   * next on failure or timeout; fails with the last failure when none is left.
+   * Runs {@code op} (named {@code operation} for the observer; null: a counter's, statistics
+   * window's or read's, not observed) on the first eligible member, falling through to the next
+   * on failure or timeout; fails with the last failure when none is left.
    */
-  <T> CompletableFuture<Answer<T>> route(boolean write, int from,
-      IntFunction<CompletionStage<T>> op, Throwable last) {
+  <T> CompletableFuture<Answer<T>> route(String operation, boolean write,
+      IntFunction<CompletionStage<T>> op) {
+    EngineObserver o = observer;
+    return route(write, 0, op, null, o == EngineObserver.NONE || operation == null ? null
+        : new Traced(o, Observing.parent(o), operation));
+  }
+
+  private <T> CompletableFuture<Answer<T>> route(boolean write, int from,
+      IntFunction<CompletionStage<T>> op, Throwable last, Traced traced) {
     int i = next(write, from);
     if (i < 0) {
       return CompletableFuture.failedFuture(last != null ? last : new WindowpaneException(
@@ -61,6 +85,8 @@ final class Router {
               + (write ? "writes" : "reads")));
     }
     Member m = members[i];
+    Object call = traced == null ? null
+        : Observing.started(traced.observer, traced.parent, m.name, traced.operation, i > 0);
     long t0 = System.nanoTime();
     CompletableFuture<T> f;
     try {
@@ -70,6 +96,9 @@ final class Router {
     }
     if (f.isDone() && !f.isCompletedExceptionally()) {
       m.answered(System.nanoTime() - t0); // the in-process members' path: no extra stage
+      if (traced != null) {
+        Observing.ended(traced.observer, call, null);
+      }
       return CompletableFuture.completedFuture(new Answer<>(i, f.join()));
     }
     if (!m.inProcess && !f.isDone()) {
@@ -79,6 +108,9 @@ final class Router {
       long nanos = System.nanoTime() - t0;
       if (e == null) {
         m.answered(nanos);
+        if (traced != null) {
+          Observing.ended(traced.observer, call, null);
+        }
         return CompletableFuture.completedFuture(new Answer<>(i, v));
       }
       Throwable cause = unwrap(e);
@@ -86,6 +118,9 @@ final class Router {
         cause = new WindowpaneTimeoutException(m.name
             + " did not answer within the call timeout of " + m.callTimeoutMillis + " ms",
             cause);
+      }
+      if (traced != null) {
+        Observing.ended(traced.observer, call, cause);
       }
       if (isRefusal(cause)) {
         m.answered(nanos);
@@ -96,7 +131,7 @@ final class Router {
         health.trip(m, to, to == Health.READ_ONLY ? Signal.WRITE_ERRORS : Signal.FAILURES,
             settings.failuresToTrip() + " failed calls in a row, the last: " + cause);
       }
-      return route(write, i + 1, op, cause);
+      return route(write, i + 1, op, cause, traced);
     }).thenCompose(Function.identity());
   }
 

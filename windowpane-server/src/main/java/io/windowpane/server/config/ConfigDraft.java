@@ -66,6 +66,25 @@ final class ConfigDraft {
   /** The Envoy rate limit quota service (section rlqs): -1 for off. */
   int rlqsPort = -1;
   java.nio.file.Path rlqsConfig;
+  /** Where spans are sent over OTLP/HTTP (section tracing); null: tracing off. */
+  java.net.URI otlpEndpoint;
+  /** The part of the traces started here that are sampled (a caller's choice is followed). */
+  double samplingRatio = 1.0;
+
+  /** Null when {@code endpoint} is an http(s) URL with a host, else a problem after its name. */
+  static String endpointProblem(String endpoint) {
+    try {
+      java.net.URI uri = new java.net.URI(endpoint);
+      if (("http".equals(uri.getScheme()) || "https".equals(uri.getScheme()))
+          && uri.getHost() != null) {
+        return null;
+      }
+    } catch (java.net.URISyntaxException e) {
+      // reported below
+    }
+    return "must be an http:// or https:// URL with a host, e.g."
+        + " http://127.0.0.1:4318/v1/traces, was '" + endpoint + "'";
+  }
 
   /** Null when {@code host} can be listened on, else a problem completing "host ...". */
   static String hostProblem(String host) {

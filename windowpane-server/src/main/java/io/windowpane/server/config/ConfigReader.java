@@ -30,7 +30,7 @@ final class ConfigReader {
     Node root = YamlDocument.compose(yaml, file);
     Problems problems = new Problems(file);
     YamlMap top = YamlMap.fields(root, "", problems,
-        "server", "auth", "engine", "limiters", "counters", "stats", "rls", "rlqs");
+        "server", "auth", "engine", "limiters", "counters", "stats", "rls", "rlqs", "tracing");
     ConfigDraft d = new ConfigDraft();
     d.source = file;
     if (top.has("server")) {
@@ -65,8 +65,45 @@ final class ConfigReader {
       rlqs(YamlMap.fields(top.value("rlqs"), "rlqs", problems, "grpcPort", "config"),
           top.keyNode("rlqs"), d, dir, problems);
     }
+    if (top.has("tracing")) {
+      tracing(YamlMap.fields(top.value("tracing"), "tracing", problems, "otlp", "samplingRatio"),
+          top.keyNode("tracing"), d, problems);
+    }
     problems.throwIfAny();
     return new ServerConfig(d);
+  }
+
+  /** Tracing: where spans go over OTLP/HTTP, and the sampling ratio (docs/observability.md). */
+  private static void tracing(YamlMap m, Node key, ConfigDraft d, Problems problems) {
+    if (!m.has("otlp")) {
+      problems.at(key, "tracing needs otlp.endpoint, e.g. http://127.0.0.1:4318/v1/traces;"
+          + " remove tracing to run without it");
+      return;
+    }
+    YamlMap otlp = YamlMap.fields(m.value("otlp"), m.path("otlp"), problems, "endpoint");
+    String endpoint = otlp.text("endpoint", null);
+    if (endpoint == null) {
+      if (!otlp.has("endpoint")) {
+        problems.at(m.value("otlp"), otlp.path("endpoint") + " is missing: the OTLP/HTTP"
+            + " traces URL, e.g. http://127.0.0.1:4318/v1/traces");
+      }
+    } else {
+      String problem = ConfigDraft.endpointProblem(endpoint);
+      if (problem != null) {
+        problems.at(otlp.value("endpoint"), otlp.path("endpoint") + " " + problem);
+      } else {
+        d.otlpEndpoint = java.net.URI.create(endpoint);
+      }
+    }
+    if (m.has("samplingRatio")) {
+      Double ratio = Scalars.number(m.value("samplingRatio"), m.path("samplingRatio"), problems);
+      if (ratio != null && !(ratio >= 0 && ratio <= 1)) {
+        problems.at(m.value("samplingRatio"), m.path("samplingRatio")
+            + " must be a number in [0, 1], was " + ratio);
+      } else if (ratio != null) {
+        d.samplingRatio = ratio;
+      }
+    }
   }
 
   /** The Envoy rate limit quota service: its gRPC port and its buckets (docs/envoy.md). */

@@ -70,6 +70,8 @@ public final class ServerConfig {
   private final Path rlqsConfig;
   private final Path file;
   private final Duration reloadInterval;
+  private final java.net.URI otlpEndpoint;
+  private final double samplingRatio;
 
   ServerConfig(ConfigDraft d) {
     this.file = d.file;
@@ -93,6 +95,48 @@ public final class ServerConfig {
     this.rlsReloadInterval = d.rlsReloadInterval;
     this.rlqsPort = d.rlqsPort;
     this.rlqsConfig = d.rlqsConfig;
+    this.otlpEndpoint = d.otlpEndpoint;
+    this.samplingRatio = d.samplingRatio;
+  }
+
+  /**
+   * Where the service sends its spans over OTLP/HTTP ({@code tracing.otlp.endpoint}, e.g.
+   * {@code http://127.0.0.1:4318/v1/traces}); empty when tracing is off (the default). See
+   * docs/observability.md.
+   */
+  public Optional<java.net.URI> otlpEndpoint() {
+    return Optional.ofNullable(otlpEndpoint);
+  }
+
+  /**
+   * The part of the traces that start at the service that are sampled
+   * ({@code tracing.samplingRatio}, 0 to 1, default 1); a request that carries a sampled or
+   * unsampled W3C {@code traceparent} keeps its caller's choice.
+   */
+  public double samplingRatio() {
+    return samplingRatio;
+  }
+
+  /**
+   * This configuration sending spans to {@code endpoint} over OTLP/HTTP with
+   * {@code samplingRatio}, or without tracing when {@code endpoint} is null.
+   *
+   * @throws IllegalArgumentException unless {@code endpoint} is null or an http(s) URL with a
+   *     host, and {@code samplingRatio} is in [0, 1]
+   */
+  public ServerConfig withTracing(String endpoint, double samplingRatio) {
+    String problem = endpoint == null ? null : ConfigDraft.endpointProblem(endpoint);
+    if (problem != null) {
+      throw new IllegalArgumentException("tracing.otlp.endpoint " + problem);
+    }
+    if (!(samplingRatio >= 0 && samplingRatio <= 1)) {
+      throw new IllegalArgumentException("tracing.samplingRatio must be in [0, 1], was "
+          + samplingRatio);
+    }
+    ConfigDraft d = draft();
+    d.otlpEndpoint = endpoint == null ? null : java.net.URI.create(endpoint);
+    d.samplingRatio = samplingRatio;
+    return new ServerConfig(d);
   }
 
   /**
@@ -481,6 +525,8 @@ public final class ServerConfig {
     d.rlqsConfig = rlqsConfig;
     d.file = file;
     d.reloadInterval = reloadInterval;
+    d.otlpEndpoint = otlpEndpoint;
+    d.samplingRatio = samplingRatio;
     return d;
   }
 

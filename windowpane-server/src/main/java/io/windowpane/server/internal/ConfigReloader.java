@@ -17,8 +17,8 @@ import java.util.concurrent.ScheduledExecutorService;
  * changes. One that does is applied by Catalog.apply: limiters whose limits changed in permits
  * only are reconfigured in place (Windowpane.reconfigure: every key keeps its counts, the next
  * decision uses the new permits), and every other change (a limiter added or removed, another
- * window, counters, statistics, the server, auth, engine, rls or rlqs sections) is logged as
- * waiting for a restart. Polling, not a WatchService, for the reasons RlsReloader gives (a
+ * window, counters, statistics, the server, auth, engine, rls, rlqs or tracing sections) is
+ * logged as waiting for a restart. Polling, not a WatchService, for the reasons RlsReloader gives (a
  * ConfigMap's symlink swap).
  */
 
@@ -68,7 +68,8 @@ public final class ConfigReloader implements AutoCloseable {
         + c.maxBatch() + "|" + c.topKeys() + "|" + c.shutdownTimeout() + "|"
         + c.tokens().hashCode() + "|" + c.engine().describe() + "|" + c.grpcPort() + "|"
         + c.rlsConfig() + "|" + c.reloadInterval() + "|" + c.rlsReloadInterval() + "|"
-        + c.rlqsPort() + "|" + c.rlqsConfig();
+        + c.rlqsPort() + "|" + c.rlqsConfig() + "|" + c.otlpEndpoint() + "|"
+        + c.samplingRatio();
   }
 
   /**
@@ -105,7 +106,7 @@ public final class ConfigReloader implements AutoCloseable {
     }
     if (!restartOnly(next).equals(restartOnly)) {
       LOG.log(Level.WARNING, "configuration in " + file + " changed, not applied until a"
-          + " restart: the server, auth, engine, rls or rlqs sections");
+          + " restart: the server, auth, engine, rls, rlqs or tracing sections");
     }
     return applied.reconfigured();
   }

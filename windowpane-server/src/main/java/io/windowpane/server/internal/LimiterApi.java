@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.javalin.config.RoutesConfig;
 import io.javalin.http.Context;
+import io.micrometer.observation.Observation;
 import io.windowpane.Decision;
 import io.windowpane.Limit;
 import io.windowpane.config.EngineConfig.OnFailure;
@@ -106,20 +107,33 @@ final class LimiterApi {
     String key = body.key("key");
     long permits = body.integer("permits", 1, Limit.MAX_PERMITS, 1);
     long now = service.clock().millis();
+    Observation span = decisionSpan(ctx, "acquire " + entry.name(), entry.name());
     service.backend().call(ctx, "acquire",
-        () -> entry.limiter().tryAcquireAsync(key, permits),
-        decision -> reply(ctx, entry, key, permits, decision, false, now),
-        failure -> degrade(ctx, entry, key, permits, failure, now));
+        () -> span.scoped(() -> entry.limiter().tryAcquireAsync(key, permits)),
+        decision -> {
+          Tracing.end(span, null, null);
+          reply(ctx, entry, key, permits, decision, false, now);
+        },
+        failure -> degrade(ctx, entry, key, permits, failure, now, span));
+  }
+
+  /** The span of one HTTP decision, in the trace of the request's traceparent if any. */
+  private Observation decisionSpan(Context ctx, String name, String limiter) {
+    return service.tracing().decision(ctx, Context::header, name, limiter,
+        service.engineName());
   }
 
   private void degrade(Context ctx, LimiterEntry entry, String key, long permits,
-      Throwable failure, long now) {
+      Throwable failure, long now, Observation span) {
     OnFailure policy = service.onFailure();
     if (!Replies.isBackendFailure(failure) || policy == OnFailure.ERROR) {
+      Tracing.end(span, null, failure);
       service.replies().failure(ctx, failure);
       return;
     }
-    reply(ctx, entry, key, permits, degraded(entry, policy), true, now);
+    Decision degraded = degraded(entry, policy);
+    Tracing.end(span, degraded, failure);
+    reply(ctx, entry, key, permits, degraded, true, now);
   }
 
   private void reply(Context ctx, LimiterEntry entry, String key, long permits,
@@ -199,16 +213,22 @@ final class LimiterApi {
     List<String> keys = body.keys("keys");
     long permits = body.integer("permits", 1, Limit.MAX_PERMITS, 1);
     long now = service.clock().millis();
+    Observation span = decisionSpan(ctx, "acquire-batch " + entry.name(), entry.name());
     service.backend().call(ctx, "acquire",
-        () -> entry.limiter().tryAcquireAllAsync(keys, permits),
-        decisions -> replyBatch(ctx, entry, keys, permits, decisions, false, now),
+        () -> span.scoped(() -> entry.limiter().tryAcquireAllAsync(keys, permits)),
+        decisions -> {
+          Tracing.end(span, null, null);
+          replyBatch(ctx, entry, keys, permits, decisions, false, now);
+        },
         failure -> {
           OnFailure policy = service.onFailure();
           if (!Replies.isBackendFailure(failure) || policy == OnFailure.ERROR) {
+            Tracing.end(span, null, failure);
             service.replies().failure(ctx, failure);
             return;
           }
           Decision degraded = degraded(entry, policy);
+          Tracing.end(span, degraded, failure);
           replyBatch(ctx, entry, keys, permits, java.util.Collections.nCopies(keys.size(),
               degraded), true, now);
         });

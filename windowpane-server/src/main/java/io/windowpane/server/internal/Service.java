@@ -48,6 +48,7 @@ public final class Service {
   private final Auth auth;
   private final OnFailure onFailure;
   private final Failover chain;
+  private final Tracing tracing;
 
   /**
    * The service over {@code windowpane}; {@code chain} is its engine when that is a failover
@@ -57,6 +58,13 @@ public final class Service {
    */
   public Service(ServerConfig config, Windowpane windowpane, Failover chain, MillisClock clock,
       ServiceMetrics metrics) {
+    this(config, windowpane, chain, clock, metrics, Tracing.OFF);
+  }
+
+  /** The service as above, each decision a span of {@code tracing}. */
+  public Service(ServerConfig config, Windowpane windowpane, Failover chain, MillisClock clock,
+      ServiceMetrics metrics, Tracing tracing) {
+    this.tracing = tracing;
     this.windowpane = windowpane;
     this.chain = chain;
     this.clock = clock;
@@ -162,6 +170,10 @@ public final class Service {
 
   Replies replies() {
     return replies;
+  }
+
+  Tracing tracing() {
+    return tracing;
   }
 
   Backend backend() {

@@ -47,7 +47,7 @@ class ConfigErrorsTest {
         limiter:
           api: []
         """)).isEqualTo("windowpane.yaml:3: limiter: unknown key; the top level takes server,"
-            + " auth, engine, limiters, counters, stats, rls, rlqs");
+            + " auth, engine, limiters, counters, stats, rls, rlqs, tracing");
   }
 
   @Test

@@ -10,7 +10,10 @@ import io.windowpane.spring.RateLimitDenialBody;
 import io.windowpane.spring.WindowpaneCatalog;
 import io.windowpane.spring.WindowpaneProperties;
 import io.windowpane.spring.WindowpaneRefresher;
+import io.windowpane.spi.EngineObserver;
 import io.windowpane.spring.internal.DecisionListener;
+import io.windowpane.spring.internal.DecisionTracing;
+import io.windowpane.spring.internal.ObservationDecisionTracing;
 import io.windowpane.spring.internal.FailoverMeters;
 import io.windowpane.spring.internal.InvalidWindowpanePropertiesException;
 import io.windowpane.spring.internal.LeasingMeterBinder;
@@ -67,7 +70,8 @@ public class WindowpaneAutoConfiguration {
   /** The windowpane.* properties of {@code environment} now, read and validated. */
   static WindowpaneConfig read(Environment environment, SpringRedisSettings redis) {
     // the starter's own keys, read elsewhere: named in the problem of an unknown key too
-    List<String> starterKeys = List.of("enabled", "filter", "keys", "response", "metrics");
+    List<String> starterKeys = List.of("enabled", "filter", "keys", "response", "metrics",
+        "tracing");
     Map<String, Object> tree = PropertyTree.read(environment, "windowpane",
         Set.copyOf(starterKeys));
     if (redis != null) {
@@ -92,17 +96,54 @@ public class WindowpaneAutoConfiguration {
     return MillisClock.system();
   }
 
-  /** The engine of {@code windowpane.engine}: in-process unless configured otherwise. */
+  /**
+   * The engine of {@code windowpane.engine}: in-process unless configured otherwise; its
+   * backend calls and decisions reported to the {@link EngineObserver} bean if there is one
+   * (tracing, {@link Tracing}).
+   */
   @Bean
   @ConditionalOnMissingBean
-  public Windowpane windowpane(WindowpaneConfig config, MillisClock clock) {
+  public Windowpane windowpane(WindowpaneConfig config, MillisClock clock,
+      ObjectProvider<EngineObserver> observer) {
+    EngineObserver seen = observer.getIfAvailable(() -> EngineObserver.NONE);
     EngineConfig engine = config.engine();
     if (!engine.chain() && engine.kind() == Kind.LOCAL) {
       Windowpane.LocalBuilder local = Windowpane.localBuilder().clock(clock);
       engine.localMaxKeys().ifPresent(local::maxKeys);
-      return local.build();
+      return Windowpane.using(local.buildEngine(), seen);
     }
-    return engine.open();
+    return Windowpane.using(engine.openEngine(), seen);
+  }
+
+  /**
+   * Tracing with Micrometer Tracing present and {@code windowpane.tracing.enabled} (the
+   * default): each decision is a {@code windowpane.decision} observation in the application's
+   * current one (the HTTP request's span), with a {@code windowpane.call} child per backend
+   * call (docs/observability.md).
+   */
+  @Configuration(proxyBeanMethods = false)
+  @ConditionalOnClass(name = {"io.micrometer.observation.ObservationRegistry",
+      "io.micrometer.tracing.Tracer"})
+  @ConditionalOnProperty(prefix = "windowpane.tracing", name = "enabled", matchIfMissing = true)
+  static class Tracing {
+    @Bean
+    @ConditionalOnMissingBean
+    EngineObserver windowpaneEngineObserver(
+        ObjectProvider<io.micrometer.observation.ObservationRegistry> registry) {
+      io.micrometer.observation.ObservationRegistry r = registry.getIfAvailable();
+      return r == null || r.isNoop() ? EngineObserver.NONE
+          : new io.windowpane.micrometer.ObservationEngineObserver(r);
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    DecisionTracing windowpaneDecisionTracing(
+        ObjectProvider<io.micrometer.observation.ObservationRegistry> registry,
+        Windowpane windowpane) {
+      io.micrometer.observation.ObservationRegistry r = registry.getIfAvailable();
+      return r == null || r.isNoop() ? DecisionTracing.NONE
+          : new ObservationDecisionTracing(r, windowpane.engineName());
+    }
   }
 
   @Bean
@@ -161,13 +202,15 @@ public class WindowpaneAutoConfiguration {
   @Bean
   @ConditionalOnMissingBean
   public RateLimitGuard windowpaneRateLimitGuard(WindowpaneConfig config, MillisClock clock,
-      ObjectProvider<DecisionListener> listener, WindowpaneProperties properties) {
+      ObjectProvider<DecisionListener> listener, WindowpaneProperties properties,
+      ObjectProvider<DecisionTracing> tracing) {
     WindowpaneProperties.Headers h = properties.getResponse().getHeaders();
     return new RateLimitGuard(clock, config.engine().onFailure(),
         listener.getIfAvailable(() -> DecisionListener.NONE),
         new RateLimitGuard.HeaderOptions(h.isEnabled(), h.isShadow(), name(h.getPolicy()),
             name(h.getLimit()), name(h.getRetryAfter())),
-        properties.getKeys().getOnNull(), metricTags(properties));
+        properties.getKeys().getOnNull(), metricTags(properties),
+        tracing.getIfAvailable(() -> DecisionTracing.NONE));
   }
 
   private static MetricTags metricTags(WindowpaneProperties properties) {

@@ -107,6 +107,7 @@ public final class RateLimitGuard {
   private final HeaderOptions headers;
   private final NullKeyPolicy onNullKey;
   private final MetricTags tags;
+  private final DecisionTracing tracing;
 
   public RateLimitGuard(MillisClock clock, OnFailure onFailure, DecisionListener listener) {
     this(clock, onFailure, listener, HeaderOptions.DEFAULT, NullKeyPolicy.SHARED,
@@ -115,6 +116,12 @@ public final class RateLimitGuard {
 
   public RateLimitGuard(MillisClock clock, OnFailure onFailure, DecisionListener listener,
       HeaderOptions headers, NullKeyPolicy onNullKey, MetricTags tags) {
+    this(clock, onFailure, listener, headers, onNullKey, tags, DecisionTracing.NONE);
+  }
+
+  public RateLimitGuard(MillisClock clock, OnFailure onFailure, DecisionListener listener,
+      HeaderOptions headers, NullKeyPolicy onNullKey, MetricTags tags, DecisionTracing tracing) {
+    this.tracing = tracing;
     this.clock = clock;
     this.onFailure = onFailure;
     this.listener = listener;
@@ -157,6 +164,24 @@ public final class RateLimitGuard {
    * the values of {@code windowpane.metrics.tags}.
    */
   public Outcome acquire(Target target, String key, RequestView request) {
+    if (tracing == DecisionTracing.NONE) {
+      return decide(target, key, request);
+    }
+    Object span = tracing.start(target.name());
+    Outcome outcome = null;
+    RuntimeException failure = null;
+    try {
+      outcome = tracing.inScope(span, () -> decide(target, key, request));
+      return outcome;
+    } catch (RuntimeException e) {
+      failure = e;
+      throw e;
+    } finally {
+      tracing.end(span, outcome, failure);
+    }
+  }
+
+  private Outcome decide(Target target, String key, RequestView request) {
     long now = clock.millis();
     long start = System.nanoTime();
     Decision decision;
@@ -172,6 +197,21 @@ public final class RateLimitGuard {
 
   /** Decides without blocking the caller; {@code request} as for {@link #acquire}. */
   public CompletionStage<Outcome> acquireAsync(Target target, String key, RequestView request) {
+    if (tracing == DecisionTracing.NONE) {
+      return decideAsync(target, key, request);
+    }
+    Object span = tracing.start(target.name());
+    CompletionStage<Outcome> decided;
+    try {
+      decided = tracing.inScope(span, () -> decideAsync(target, key, request));
+    } catch (RuntimeException e) {
+      tracing.end(span, null, e);
+      throw e;
+    }
+    return decided.whenComplete((outcome, failure) -> tracing.end(span, outcome, failure));
+  }
+
+  private CompletionStage<Outcome> decideAsync(Target target, String key, RequestView request) {
     long now = clock.millis();
     long start = System.nanoTime();
     CompletionStage<Decision> call;

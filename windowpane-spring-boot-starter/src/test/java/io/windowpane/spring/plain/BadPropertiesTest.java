@@ -46,7 +46,7 @@ class BadPropertiesTest {
     assertThat(failure(WebApplicationType.NONE, "windowpane.engin.type=redis",
         "windowpane.limiters.api[0].permits=2", "windowpane.limiters.api[0].window=PT10S"))
         .isEqualTo("windowpane.engin: unknown key; windowpane takes engine, limiters, counters,"
-            + " stats, enabled, filter, keys, response, metrics");
+            + " stats, enabled, filter, keys, response, metrics, tracing");
   }
 
   @Test

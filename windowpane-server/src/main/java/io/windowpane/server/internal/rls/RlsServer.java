@@ -46,24 +46,29 @@ public final class RlsServer implements AutoCloseable {
    * Serves the rules under {@code rulesPath} (a file or a directory, see {@link RlsConfig#load}),
    * bound to {@code wp}, on {@code host:port} (0: a free port); meters go to {@code registry}.
    * The rules are loaded again when their files change, checked every {@code reloadInterval}
-   * (zero: never); a change that does not load is logged and the rules in force stay.
+   * (zero: never); a change that does not load is logged and the rules in force stay. Each
+   * request is a span of {@code tracing} (docs/observability.md).
    *
    * @throws io.windowpane.config.ConfigException naming the file and field of a bad rule
    * @throws UncheckedIOException when the address cannot be bound
    */
   public static RlsServer start(String host, int port, Path rulesPath, Windowpane wp,
       List<String> tokens, MeterRegistry registry, MillisClock clock, Duration shutdownTimeout,
-      Duration reloadInterval) throws io.windowpane.config.ConfigException {
+      Duration reloadInterval, io.windowpane.server.internal.Tracing tracing)
+      throws io.windowpane.config.ConfigException {
     byte[] seen = RlsReloader.fingerprint(rulesPath); // before loading: a change meanwhile shows
     RlsConfig rules = RlsConfig.load(rulesPath).bind(wp);
     RlsService service = new RlsService(wp, rules, new RlsOverrides(wp),
-        new RlsMetrics(registry), clock);
+        new RlsMetrics(registry), clock, tracing);
     Auth auth = new Auth(tokens);
     Server server = NettyServerBuilder.forAddress(new InetSocketAddress(host, port))
         .directExecutor()
         .maxInboundMessageSize(1 << 20)
-        .addService(ServerInterceptors.intercept(RateLimitServiceGrpc.bindService(service),
-            new TokenCheck(auth)))
+        .addService(tracing.on()
+            ? ServerInterceptors.intercept(RateLimitServiceGrpc.bindService(service),
+                new TokenCheck(auth), new TraceHeaders())
+            : ServerInterceptors.intercept(RateLimitServiceGrpc.bindService(service),
+                new TokenCheck(auth)))
         .build();
     try {
       server.start();

@@ -15,6 +15,9 @@ import io.windowpane.Decision;
 import io.windowpane.MillisClock;
 import io.windowpane.Windowpane;
 import io.windowpane.config.RateLimitHeaders;
+import io.micrometer.observation.Observation;
+import io.windowpane.micrometer.ObservationEngineObserver;
+import io.windowpane.server.internal.Tracing;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -53,9 +56,11 @@ final class RlsService implements RateLimitServiceGrpc.AsyncService {
   private final RlsOverrides overrides;
   private final RlsMetrics metrics;
   private final MillisClock clock;
+  private final Tracing tracing;
 
   RlsService(Windowpane wp, RlsConfig config, RlsOverrides overrides, RlsMetrics metrics,
-      MillisClock clock) {
+      MillisClock clock, Tracing tracing) {
+    this.tracing = tracing;
     this.wp = wp;
     this.config = config;
     this.overrides = overrides;
@@ -79,18 +84,33 @@ final class RlsService implements RateLimitServiceGrpc.AsyncService {
       return;
     }
     long now = clock.millis();
-    RlsGroup.decide(wp, checks).whenComplete((ignored, failure) -> {
+    Observation span = tracing.decision(TraceHeaders.HEADERS.get(), TraceHeaders::get,
+        "ShouldRateLimit " + request.getDomain(), null, wp.engineName())
+        .lowCardinalityKeyValue("windowpane.domain", request.getDomain());
+    CompletableFuture<?> decided;
+    try {
+      decided = span.scoped(() -> RlsGroup.decide(wp, checks));
+    } catch (RuntimeException e) {
+      decided = CompletableFuture.failedFuture(e);
+    }
+    decided.whenComplete((ignored, failure) -> {
       if (failure != null) {
         Throwable cause = failure instanceof java.util.concurrent.CompletionException
             && failure.getCause() != null ? failure.getCause() : failure;
+        Tracing.end(span, null, cause);
         reply.onError(Status.UNAVAILABLE.withDescription("the engine failed: " + cause)
             .withCause(cause).asRuntimeException());
         return;
       }
       try {
-        reply.onNext(response(checks, now));
+        RateLimitResponse response = response(checks, now);
+        span.lowCardinalityKeyValue(ObservationEngineObserver.OUTCOME,
+            response.getOverallCode() == Code.OVER_LIMIT ? "denied" : "allowed");
+        Tracing.end(span, null, null);
+        reply.onNext(response);
         reply.onCompleted();
       } catch (RuntimeException e) {
+        Tracing.end(span, null, e);
         reply.onError(Status.INTERNAL.withDescription(e.toString()).asRuntimeException());
       }
     });
