@@ -31,6 +31,7 @@ public final class WindowSpec {
   private final int panes;
   private final Algorithm algorithm;
   private final int topKeys; // counters per pane of the top-keys sketch; 0: off
+  private EventTime eventTime = EventTime.defaults(); // set only by withEventTime, on a copy
 
   private WindowSpec(long windowMillis, int panes, Algorithm algorithm) {
     this(windowMillis, panes, algorithm, 0);
@@ -54,7 +55,7 @@ public final class WindowSpec {
    */
   public WindowSpec withTopKeys(int counters) {
     Checks.inRange("counters", counters, 1, TopKey.MAX_COUNTERS);
-    return new WindowSpec(windowMillis, panes, algorithm, counters);
+    return new WindowSpec(windowMillis, panes, algorithm, counters).eventTimeOf(this);
   }
 
   /** {@link #withTopKeys(int)} with {@value TopKey#DEFAULT_COUNTERS} counters. */
@@ -69,7 +70,30 @@ public final class WindowSpec {
 
   /** This window with top keys off. */
   public WindowSpec withoutTopKeys() {
-    return topKeys == 0 ? this : new WindowSpec(windowMillis, panes, algorithm, 0);
+    return topKeys == 0 ? this
+        : new WindowSpec(windowMillis, panes, algorithm, 0).eventTimeOf(this);
+  }
+
+  /**
+   * This window with other {@link EventTime} rules for events that carry their own time
+   * ({@link WindowCounter#add(String, long, long)}): how far ahead of the engine's clock they
+   * may be, and whether late ones are refused (the default) or dropped and counted.
+   */
+  public WindowSpec withEventTime(EventTime rules) {
+    Checks.notNull("rules", rules);
+    WindowSpec copy = new WindowSpec(windowMillis, panes, algorithm, topKeys);
+    copy.eventTime = rules;
+    return copy;
+  }
+
+  /** The rules for events that carry their own time; {@link EventTime#defaults()} unless set. */
+  public EventTime eventTime() {
+    return eventTime;
+  }
+
+  private WindowSpec eventTimeOf(WindowSpec from) {
+    this.eventTime = from.eventTime; // on a copy made here, before it is published
+    return this;
   }
 
   /** A {@link Algorithm#SLIDING_PANES} window of {@code length} cut into {@code panes} panes. */
@@ -165,7 +189,7 @@ public final class WindowSpec {
     }
     WindowSpec that = (WindowSpec) o;
     return windowMillis == that.windowMillis && panes == that.panes && algorithm == that.algorithm
-        && topKeys == that.topKeys;
+        && topKeys == that.topKeys && eventTime.equals(that.eventTime);
   }
 
   @Override
@@ -178,6 +202,7 @@ public final class WindowSpec {
   public String toString() {
     return algorithm + "(" + Durations.format(windowMillis)
         + (algorithm == Algorithm.SLIDING_PANES ? " / " + panes + " panes" : "")
-        + (topKeys == 0 ? "" : ", top keys " + topKeys) + ")";
+        + (topKeys == 0 ? "" : ", top keys " + topKeys)
+        + (eventTime.equals(EventTime.defaults()) ? "" : ", " + eventTime) + ")";
   }
 }

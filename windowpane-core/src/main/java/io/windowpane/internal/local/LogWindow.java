@@ -29,6 +29,15 @@ import java.lang.invoke.VarHandle;
  * the lag (stricter, never looser). If a counter's ring is ever full (more distinct
  * milliseconds in the window than it was sized for), the newest entry absorbs the events at
  * the newest time: the count stays exact, those events just leave the window a little later.
+ *
+ * Event time (a counter's addAt). An event older than the newest entry joins the entry of its
+ * own millisecond if the ring has one, or is appended at the head, out of time order. Expiry
+ * still stops at the first entry inside the window, so such an entry may stay in the ring
+ * after it has left the window, behind newer ones; `disorderedUntil` remembers the newest offset
+ * any such entry was appended behind. Until that offset has left the window, count subtracts
+ * from total the entries of the ring that have left it (total first, then the entries: a
+ * concurrent expiry can make the count run high for a few instructions, never low); after, the
+ * ring is in order again behind the tail and total alone is the count.
  */
 final class LogWindow extends Window {
 
@@ -43,6 +52,7 @@ final class LogWindow extends Window {
   private static final VarHandle TOTAL;
   private static final VarHandle HEAD;
   private static final VarHandle TAIL;
+  private static final VarHandle DISORDER;
 
   static {
     try {
@@ -50,6 +60,7 @@ final class LogWindow extends Window {
       TOTAL = lookup.findVarHandle(LogWindow.class, "total", long.class);
       HEAD = lookup.findVarHandle(LogWindow.class, "head", long.class);
       TAIL = lookup.findVarHandle(LogWindow.class, "tail", long.class);
+      DISORDER = lookup.findVarHandle(LogWindow.class, "disorderedUntil", long.class);
     } catch (ReflectiveOperationException e) {
       throw new ExceptionInInitializerError(e);
     }
@@ -62,6 +73,8 @@ final class LogWindow extends Window {
   @SuppressWarnings("unused") private volatile long total;
   @SuppressWarnings("unused") private volatile long head;
   @SuppressWarnings("unused") private volatile long tail;
+  /** The newest offset an out-of-order entry was appended behind; 0 while the ring is in order. */
+  private volatile long disorderedUntil;
 
   private LogWindow(long windowMillis, long capacity, long now) {
     this.windowMillis = windowMillis;
@@ -162,13 +175,64 @@ final class LogWindow extends Window {
     for (long left = n; left > 0; left -= MAX_ENTRY_COUNT) {
       append(now, Math.min(left, MAX_ENTRY_COUNT));
     }
-    return after;
+    return disorderedUntil == 0 ? after : count(now);
+  }
+
+  @Override
+  long addAt(long now, long atMillis, long n) {
+    expire(now);
+    long off = atMillis - base;
+    if (atMillis > now || off < 1 || off <= now - base - windowMillis) {
+      return LATE; // left the window (the caller passes min(atMillis, now))
+    }
+    long h = (long) HEAD.getAcquire(this);
+    long t = (long) TAIL.getAcquire(this);
+    long last = h > t ? entryAcquire(h - 1) : 0;
+    TOTAL.getAndAdd(this, n);
+    long left = n;
+    if (last != 0 && offsetOf(last) > off) {
+      // out of order: from now until the newest time so far leaves, count scans the ring
+      long newest = Math.max(offsetOf(last), offset(now));
+      for (long d = disorderedUntil; d < newest; d = disorderedUntil) {
+        if (DISORDER.compareAndSet(this, d, newest)) {
+          break;
+        }
+      }
+      for (long i = h - 1; i >= t && left > 0; i--) { // the entry of its own millisecond, if any
+        long v = entryAcquire(i);
+        if (v != 0 && offsetOf(v) == off && countOf(v) + left <= MAX_ENTRY_COUNT
+            && casEntry(i, v, v + left)) {
+          left = 0;
+        }
+      }
+    }
+    for (; left > 0; left -= MAX_ENTRY_COUNT) {
+      append(atMillis, Math.min(left, MAX_ENTRY_COUNT));
+    }
+    return count(now);
   }
 
   @Override
   long count(long now) {
     expire(now);
-    return (long) TOTAL.getAcquire(this);
+    long total = (long) TOTAL.getAcquire(this);
+    long cutoff = now - base - windowMillis;
+    long d = disorderedUntil;
+    if (d == 0) {
+      return total;
+    }
+    if (d <= cutoff) {
+      DISORDER.compareAndSet(this, d, 0L); // every entry behind it has left: in order again
+      return total;
+    }
+    long h = (long) HEAD.getAcquire(this);
+    for (long i = (long) TAIL.getAcquire(this); i < h; i++) {
+      long v = entryAcquire(i);
+      if (v != 0 && offsetOf(v) <= cutoff) {
+        total -= countOf(v);
+      }
+    }
+    return Math.max(0, total);
   }
 
   @Override

@@ -8,7 +8,8 @@ import org.junit.jupiter.api.Nested;
  * The whole conformance suite for one engine configuration: every part, one {@code @Nested} class
  * each ({@link CounterConformance}, {@link LimiterConformance} with its leases,
  * {@link RandomizedModelConformance}, {@link ConcurrencyConformance}, {@link StatsConformance},
- * {@link LockConformance}). A configuration extends it and supplies its engine factory; the
+ * {@link EventTimeConformance}, {@link LockConformance}). A configuration extends it and
+ * supplies its engine factory; the
  * other methods are the few sizes an engine may change, with the suite's defaults.
  *
  * <pre>{@code
@@ -115,6 +116,19 @@ public abstract class EngineConformance {
 
   @Nested
   public class Stats extends StatsConformance {
+    @Override
+    protected long[] startInstants() {
+      return EngineConformance.this.startInstants();
+    }
+
+    @Override
+    protected Windowpane newEngine(ManualClock clock) {
+      return EngineConformance.this.newEngine(clock);
+    }
+  }
+
+  @Nested
+  public class EventTime extends EventTimeConformance {
     @Override
     protected long[] startInstants() {
       return EngineConformance.this.startInstants();
