@@ -135,7 +135,6 @@ public final class WindowCounter {
     return late.dropped();
   }
 
-
   /** The window count now; 0 for a key never seen or expired. */
   public long count(String key) {
     return store.count(Checks.key(key));

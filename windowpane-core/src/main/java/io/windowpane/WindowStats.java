@@ -195,7 +195,6 @@ public final class WindowStats {
         spec.eventTime().maxAheadMillis()), atMillis, values.length).thenApply(c -> (Void) null);
   }
 
-
   private static List<double[]> checkedItems(List<String> keys, List<double[]> values) {
     Checks.keys(keys);
     if (values == null || values.size() != keys.size()) {
