@@ -128,7 +128,7 @@ public abstract class EngineConformance {
   }
 
   @Nested
-  public class EventTime extends EventTimeConformance {
+  public class EventTimes extends EventTimeConformance {
     @Override
     protected long[] startInstants() {
       return EngineConformance.this.startInstants();
