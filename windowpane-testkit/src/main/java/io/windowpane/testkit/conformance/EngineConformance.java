@@ -47,6 +47,11 @@ public abstract class EngineConformance {
     return 12;
   }
 
+  /** Events per window kind of the event-time part ({@link EventTimeConformance#events()}). */
+  protected int eventTimeEvents() {
+    return 300;
+  }
+
   /** Operations per thread of the concurrent part of the leases ({@link LeaseConformance}). */
   protected int leaseOperationsPerThread() {
     return 300;
@@ -132,6 +137,11 @@ public abstract class EngineConformance {
     @Override
     protected long[] startInstants() {
       return EngineConformance.this.startInstants();
+    }
+
+    @Override
+    protected int events() {
+      return eventTimeEvents();
     }
 
     @Override
