@@ -30,14 +30,16 @@ import java.lang.invoke.VarHandle;
  * milliseconds in the window than it was sized for), the newest entry absorbs the events at
  * the newest time: the count stays exact, those events just leave the window a little later.
  *
- * Event time (a counter's addAt). An event older than the newest entry joins the entry of its
- * own millisecond if the ring has one, or is appended at the head, out of time order. Expiry
- * still stops at the first entry inside the window, so such an entry may stay in the ring
- * after it has left the window, behind newer ones; `disorderedUntil` remembers the newest offset
- * any such entry was appended behind. Until that offset has left the window, count subtracts
- * from total the entries of the ring that have left it (total first, then the entries: a
- * concurrent expiry can make the count run high for a few instructions, never low); after, the
- * ring is in order again behind the tail and total alone is the count.
+ * Event time (a counter's addAt). An event older than now joins the entry of its own
+ * millisecond if the ring has one, or is appended at the head, out of time order. Expiry still
+ * stops at the first entry inside the window, so such an entry may stay in the ring after it has
+ * left the window, behind newer ones; `disorderedUntil` remembers the newest offset such an
+ * entry may have been appended behind (now's, or the newest entry's if later: an entry of
+ * another thread at now may be in the ring before it). Until that offset has left the window,
+ * count subtracts from total the entries of the ring that have left it (total first, then the
+ * entries: a concurrent expiry can make the count run high for a few instructions, never low),
+ * a scan of the ring (at most 65,536 entries); after, the ring is in order again behind the
+ * tail and total alone is the count.
  */
 final class LogWindow extends Window {
 
@@ -185,14 +187,15 @@ final class LogWindow extends Window {
     if (atMillis > now || off < 1 || off <= now - base - windowMillis) {
       return LATE; // left the window (the caller passes min(atMillis, now))
     }
-    long h = (long) HEAD.getAcquire(this);
-    long t = (long) TAIL.getAcquire(this);
-    long last = h > t ? entryAcquire(h - 1) : 0;
     TOTAL.getAndAdd(this, n);
     long left = n;
-    if (last != 0 && offsetOf(last) > off) {
-      // out of order: from now until the newest time so far leaves, count scans the ring
-      long newest = Math.max(offsetOf(last), offset(now));
+    if (atMillis < now) {
+      // older than now: entries of other threads at now (or later) may precede it in the ring,
+      // so until the newest of them leaves the window, count scans the ring
+      long h = (long) HEAD.getAcquire(this);
+      long t = (long) TAIL.getAcquire(this);
+      long last = h > t ? entryAcquire(h - 1) : 0;
+      long newest = Math.max(offset(now), last == 0 ? 0 : offsetOf(last));
       for (long d = disorderedUntil; d < newest; d = disorderedUntil) {
         if (DISORDER.compareAndSet(this, d, newest)) {
           break;
