@@ -38,8 +38,10 @@ import java.lang.invoke.VarHandle;
  * another thread at now may be in the ring before it). Until that offset has left the window,
  * count subtracts from total the entries of the ring that have left it (total first, then the
  * entries: a concurrent expiry can make the count run high for a few instructions, never low),
- * a scan of the ring (at most 65,536 entries); after, the ring is in order again behind the
- * tail and total alone is the count.
+ * a scan of the ring (at most 65,536 entries), and an add first looks for the entry of its
+ * own millisecond (the newest entry is seldom it any more; without this, events of one
+ * millisecond would take an entry each and fill the ring, which then moves events to the newest
+ * time); after, the ring is in order again behind the tail and total alone is the count.
  */
 final class LogWindow extends Window {
 
@@ -174,10 +176,38 @@ final class LogWindow extends Window {
   long add(long now, long n) {
     expire(now);
     long after = (long) TOTAL.getAndAdd(this, n) + n;
+    if (disorderedUntil != 0) {
+      // out of order: the newest entry is seldom now's, so find now's entry, or the ring fills
+      if (!joinOwn(offset(now), n)) {
+        for (long left = n; left > 0; left -= MAX_ENTRY_COUNT) {
+          append(now, Math.min(left, MAX_ENTRY_COUNT));
+        }
+      }
+      return count(now);
+    }
     for (long left = n; left > 0; left -= MAX_ENTRY_COUNT) {
       append(now, Math.min(left, MAX_ENTRY_COUNT));
     }
-    return disorderedUntil == 0 ? after : count(now);
+    return after;
+  }
+
+  /**
+   * Adds {@code n} to an entry at offset {@code off} if the ring has one with room, newest
+   * first (one CAS on its word); false if none took them. For a ring out of time order, where
+   * the newest entry is not necessarily the one of its millisecond.
+   */
+  private boolean joinOwn(long off, long n) {
+    long t = (long) TAIL.getAcquire(this);
+    for (long i = (long) HEAD.getAcquire(this) - 1; i >= t; i--) {
+      long v = entryAcquire(i);
+      while (v != 0 && offsetOf(v) == off && countOf(v) + n <= MAX_ENTRY_COUNT) {
+        if (casEntry(i, v, v + n)) {
+          return true;
+        }
+        v = entryAcquire(i);
+      }
+    }
+    return false;
   }
 
   @Override
@@ -201,12 +231,8 @@ final class LogWindow extends Window {
           break;
         }
       }
-      for (long i = h - 1; i >= t && left > 0; i--) { // the entry of its own millisecond, if any
-        long v = entryAcquire(i);
-        if (v != 0 && offsetOf(v) == off && countOf(v) + left <= MAX_ENTRY_COUNT
-            && casEntry(i, v, v + left)) {
-          left = 0;
-        }
+      if (left <= MAX_ENTRY_COUNT && joinOwn(off, left)) { // the entry of its own millisecond
+        left = 0;
       }
     }
     for (; left > 0; left -= MAX_ENTRY_COUNT) {
