@@ -82,7 +82,7 @@ final class EtcdCounterStore implements CounterStore {
               : EventTimeResult.late(w.count(eff), eff);
           return false;
         }
-        boolean held = w.replay(eff, EventTimeResult.instant(eff, atMillis), n);
+        boolean held = w.addAt(eff, EventTimeResult.instant(eff, atMillis), n);
         answer = held ? EventTimeResult.recorded(w.count(eff), eff)
             : EventTimeResult.late(w.count(eff), eff);
         return held;
