@@ -99,8 +99,8 @@ public final class WindowCounter {
    * the engine's now: a late event (its pane has left the window) is refused with
    * {@link EventTimeException}, or dropped and counted in {@link #lateEventsDropped()}; one
    * more than {@link EventTime#maxAheadMillis()} ahead is refused; either way nothing is
-   * recorded. A buffered window sends event-time adds straight to the engine (see
-   * {@link Buffering}). Limits have no event-time form: they decide now.
+   * recorded. A buffered window sends event-time adds straight to the engine, bypassing its
+   * buffer. Limits have no event-time form: they decide now.
    */
   public long add(String key, long n, long atMillis) {
     return LateEvents.join(addAsync(key, n, atMillis));

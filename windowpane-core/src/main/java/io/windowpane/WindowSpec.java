@@ -18,6 +18,9 @@ import java.util.Objects;
  *
  * <p>Top keys: a counter over {@link #withTopKeys(int)} keeps a heavy-hitters sketch of its keys
  * and answers {@link WindowCounter#top}; off by default (it costs a lock per event when on).
+ *
+ * <p>Event time: {@link #withEventTime(EventTime)} sets how a counter takes events that carry
+ * their own time ({@link WindowCounter#add(String, long, long)}).
  */
 public final class WindowSpec {
 
