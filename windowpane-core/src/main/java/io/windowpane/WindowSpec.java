@@ -34,13 +34,19 @@ public final class WindowSpec {
   private final int panes;
   private final Algorithm algorithm;
   private final int topKeys; // counters per pane of the top-keys sketch; 0: off
-  private EventTime eventTime = EventTime.defaults(); // set only by withEventTime, on a copy
+  private final EventTime eventTime; // defaults() unless set by withEventTime
 
   private WindowSpec(long windowMillis, int panes, Algorithm algorithm) {
     this(windowMillis, panes, algorithm, 0);
   }
 
   private WindowSpec(long windowMillis, int panes, Algorithm algorithm, int topKeys) {
+    this(windowMillis, panes, algorithm, topKeys, EventTime.defaults());
+  }
+
+  private WindowSpec(long windowMillis, int panes, Algorithm algorithm, int topKeys,
+      EventTime eventTime) {
+    this.eventTime = eventTime;
     this.windowMillis = windowMillis;
     this.panes = panes;
     this.algorithm = algorithm;
@@ -58,7 +64,7 @@ public final class WindowSpec {
    */
   public WindowSpec withTopKeys(int counters) {
     Checks.inRange("counters", counters, 1, TopKey.MAX_COUNTERS);
-    return new WindowSpec(windowMillis, panes, algorithm, counters).eventTimeOf(this);
+    return new WindowSpec(windowMillis, panes, algorithm, counters, eventTime);
   }
 
   /** {@link #withTopKeys(int)} with {@value TopKey#DEFAULT_COUNTERS} counters. */
@@ -74,7 +80,7 @@ public final class WindowSpec {
   /** This window with top keys off. */
   public WindowSpec withoutTopKeys() {
     return topKeys == 0 ? this
-        : new WindowSpec(windowMillis, panes, algorithm, 0).eventTimeOf(this);
+        : new WindowSpec(windowMillis, panes, algorithm, 0, eventTime);
   }
 
   /**
@@ -84,9 +90,7 @@ public final class WindowSpec {
    */
   public WindowSpec withEventTime(EventTime rules) {
     Checks.notNull("rules", rules);
-    WindowSpec copy = new WindowSpec(windowMillis, panes, algorithm, topKeys);
-    copy.eventTime = rules;
-    return copy;
+    return new WindowSpec(windowMillis, panes, algorithm, topKeys, rules);
   }
 
   /** The rules for events that carry their own time; {@link EventTime#defaults()} unless set. */
@@ -94,10 +98,6 @@ public final class WindowSpec {
     return eventTime;
   }
 
-  private WindowSpec eventTimeOf(WindowSpec from) {
-    this.eventTime = from.eventTime; // on a copy made here, before it is published
-    return this;
-  }
 
   /** A {@link Algorithm#SLIDING_PANES} window of {@code length} cut into {@code panes} panes. */
   public static WindowSpec panes(Duration length, int panes) {
