@@ -75,6 +75,19 @@ public final class StatsSpec {
   }
 
   /**
+   * This window with other {@link EventTime} rules for values that carry their own time
+   * ({@link WindowStats#record(String, double, long)}); see {@link WindowSpec#withEventTime}.
+   */
+  public StatsSpec withEventTime(EventTime rules) {
+    return new StatsSpec(window.withEventTime(rules), buckets, maxValues, topKeys);
+  }
+
+  /** The rules for values that carry their own time; {@link EventTime#defaults()} unless set. */
+  public EventTime eventTime() {
+    return window.eventTime();
+  }
+
+  /**
    * A histogram window of {@code length} in {@code panes} panes (as in
    * {@link WindowSpec#panes}), 1% relative accuracy over magnitudes 1e-9 to 1e15.
    */
@@ -165,7 +178,8 @@ public final class StatsSpec {
 
   @Override
   public String toString() {
-    return describe() + (topKeys == 0 ? "" : " with top keys " + topKeys);
+    return describe() + (topKeys == 0 ? "" : " with top keys " + topKeys)
+        + (eventTime().equals(EventTime.defaults()) ? "" : " with " + eventTime());
   }
 
   private String describe() {

@@ -24,6 +24,7 @@ public final class WindowCounter {
   private final WindowSpec spec;
   private final CounterStore store;
   private final Buffering buffering; // null when not buffering
+  private final LateEvents late;
 
   WindowCounter(String name, WindowSpec spec, CounterStore store) {
     this(name, spec, store, null);
@@ -34,6 +35,7 @@ public final class WindowCounter {
     this.spec = spec;
     this.store = store;
     this.buffering = buffering;
+    this.late = new LateEvents(spec);
   }
 
   /**
@@ -87,6 +89,50 @@ public final class WindowCounter {
    */
   public void record(String key, long n) {
     store.record(Checks.key(key), checkN(n));
+  }
+
+  /**
+   * Records {@code n} events that happened at {@code atMillis} (epoch ms, event time: a stream's
+   * late and out-of-order events) and returns the window count now, including them. The events
+   * land in the pane (log position, fixed window) of their own time, so the window holds what it
+   * would have held had they arrived in order. Judged by the spec's {@link EventTime} rules at
+   * the engine's now: a late event (its pane has left the window) is refused with
+   * {@link EventTimeException}, or dropped and counted in {@link #lateEventsDropped()}; one
+   * more than {@link EventTime#maxAheadMillis()} ahead is refused; either way nothing is
+   * recorded. A buffered window sends event-time adds straight to the engine, bypassing its
+   * buffer. Limits have no event-time form: they decide now.
+   */
+  public long add(String key, long n, long atMillis) {
+    return LateEvents.join(addAsync(key, n, atMillis));
+  }
+
+  /** {@link #add(String, long, long)} without blocking the caller. */
+  public CompletionStage<Long> addAsync(String key, long n, long atMillis) {
+    Checks.key(key);
+    checkN(n);
+    return late.resolveAsync(store.addAtAsync(key, n, atMillis,
+        spec.eventTime().maxAheadMillis()), atMillis, n);
+  }
+
+  /**
+   * {@link #add(String, long, long)} for each key, in order, every key at {@code atMillis};
+   * each key is judged on its own, and if any was refused the first refusal is thrown after the
+   * others were recorded.
+   */
+  public List<Long> addAll(List<String> keys, long n, long atMillis) {
+    return LateEvents.join(addAllAsync(keys, n, atMillis));
+  }
+
+  /** {@link #addAll(List, long, long)} without blocking the caller. */
+  public CompletionStage<List<Long>> addAllAsync(List<String> keys, long n, long atMillis) {
+    checkN(n);
+    return late.resolveAllAsync(store.addAllAtAsync(Checks.keys(keys), n, atMillis,
+        spec.eventTime().maxAheadMillis()), atMillis, n);
+  }
+
+  /** Late events this window dropped in this process ({@link EventTime#droppingLate()}). */
+  public long lateEventsDropped() {
+    return late.dropped();
   }
 
   /** The window count now; 0 for a key never seen or expired. */

@@ -18,6 +18,9 @@ import java.util.Objects;
  *
  * <p>Top keys: a counter over {@link #withTopKeys(int)} keeps a heavy-hitters sketch of its keys
  * and answers {@link WindowCounter#top}; off by default (it costs a lock per event when on).
+ *
+ * <p>Event time: {@link #withEventTime(EventTime)} sets how a counter takes events that carry
+ * their own time ({@link WindowCounter#add(String, long, long)}).
  */
 public final class WindowSpec {
 
@@ -31,12 +34,19 @@ public final class WindowSpec {
   private final int panes;
   private final Algorithm algorithm;
   private final int topKeys; // counters per pane of the top-keys sketch; 0: off
+  private final EventTime eventTime; // defaults() unless set by withEventTime
 
   private WindowSpec(long windowMillis, int panes, Algorithm algorithm) {
     this(windowMillis, panes, algorithm, 0);
   }
 
   private WindowSpec(long windowMillis, int panes, Algorithm algorithm, int topKeys) {
+    this(windowMillis, panes, algorithm, topKeys, EventTime.defaults());
+  }
+
+  private WindowSpec(long windowMillis, int panes, Algorithm algorithm, int topKeys,
+      EventTime eventTime) {
+    this.eventTime = eventTime;
     this.windowMillis = windowMillis;
     this.panes = panes;
     this.algorithm = algorithm;
@@ -54,7 +64,7 @@ public final class WindowSpec {
    */
   public WindowSpec withTopKeys(int counters) {
     Checks.inRange("counters", counters, 1, TopKey.MAX_COUNTERS);
-    return new WindowSpec(windowMillis, panes, algorithm, counters);
+    return new WindowSpec(windowMillis, panes, algorithm, counters, eventTime);
   }
 
   /** {@link #withTopKeys(int)} with {@value TopKey#DEFAULT_COUNTERS} counters. */
@@ -69,8 +79,25 @@ public final class WindowSpec {
 
   /** This window with top keys off. */
   public WindowSpec withoutTopKeys() {
-    return topKeys == 0 ? this : new WindowSpec(windowMillis, panes, algorithm, 0);
+    return topKeys == 0 ? this
+        : new WindowSpec(windowMillis, panes, algorithm, 0, eventTime);
   }
+
+  /**
+   * This window with other {@link EventTime} rules for events that carry their own time
+   * ({@link WindowCounter#add(String, long, long)}): how far ahead of the engine's clock they
+   * may be, and whether late ones are refused (the default) or dropped and counted.
+   */
+  public WindowSpec withEventTime(EventTime rules) {
+    Checks.notNull("rules", rules);
+    return new WindowSpec(windowMillis, panes, algorithm, topKeys, rules);
+  }
+
+  /** The rules for events that carry their own time; {@link EventTime#defaults()} unless set. */
+  public EventTime eventTime() {
+    return eventTime;
+  }
+
 
   /** A {@link Algorithm#SLIDING_PANES} window of {@code length} cut into {@code panes} panes. */
   public static WindowSpec panes(Duration length, int panes) {
@@ -165,7 +192,7 @@ public final class WindowSpec {
     }
     WindowSpec that = (WindowSpec) o;
     return windowMillis == that.windowMillis && panes == that.panes && algorithm == that.algorithm
-        && topKeys == that.topKeys;
+        && topKeys == that.topKeys && eventTime.equals(that.eventTime);
   }
 
   @Override
@@ -178,6 +205,7 @@ public final class WindowSpec {
   public String toString() {
     return algorithm + "(" + Durations.format(windowMillis)
         + (algorithm == Algorithm.SLIDING_PANES ? " / " + panes + " panes" : "")
-        + (topKeys == 0 ? "" : ", top keys " + topKeys) + ")";
+        + (topKeys == 0 ? "" : ", top keys " + topKeys)
+        + (eventTime.equals(EventTime.defaults()) ? "" : ", " + eventTime) + ")";
   }
 }

@@ -32,6 +32,7 @@ public final class WindowStats {
   private final StatsSpec spec;
   private final StatsStore store;
   private final Buffering buffering; // null when not buffering
+  private final LateEvents late;
 
   WindowStats(String name, StatsSpec spec, StatsStore store) {
     this(name, spec, store, null);
@@ -42,6 +43,7 @@ public final class WindowStats {
     this.spec = spec;
     this.store = store;
     this.buffering = buffering;
+    this.late = new LateEvents(spec.window());
   }
 
   /**
@@ -120,6 +122,94 @@ public final class WindowStats {
       }
     }
     return store.recordAllAsync(List.copyOf(keys), checked);
+  }
+
+  /**
+   * Records {@code value} observed at {@code atMillis} (epoch ms, event time): it lands in the
+   * pane (exact window: the position) of its own time, so the summary is what it would have been
+   * had the values arrived in order. Judged by the spec's {@link EventTime} rules at the
+   * engine's now, as {@link WindowCounter#add(String, long, long)} is: a late value is refused
+   * with {@link EventTimeException} or dropped and counted in {@link #lateValuesDropped()}; one
+   * too far ahead is refused; either way nothing is recorded. Buffering is bypassed.
+   */
+  public void record(String key, double value, long atMillis) {
+    LateEvents.join(recordAsync(key, value, atMillis));
+  }
+
+  /** {@link #record(String, double, long)} without blocking the caller. */
+  public CompletionStage<Void> recordAsync(String key, double value, long atMillis) {
+    Checks.key(key);
+    return recordAt(key, new double[] {Checks.finite("value", value)}, atMillis);
+  }
+
+  /** Records several values observed at {@code atMillis}, at that instant, in one engine call. */
+  public void recordAllAt(String key, long atMillis, double... values) {
+    LateEvents.join(recordAllAtAsync(key, atMillis, values));
+  }
+
+  /** {@link #recordAllAt(String, long, double...)} without blocking the caller. */
+  public CompletionStage<Void> recordAllAtAsync(String key, long atMillis, double... values) {
+    Checks.key(key);
+    return recordAt(key, Checks.finite(values), atMillis);
+  }
+
+  /**
+   * {@link #recordAll(List, List)} at event time {@code atMillis}: each item judged on its own;
+   * waits for every item and throws the first failure, the other items recorded.
+   */
+  public void recordAll(List<String> keys, List<double[]> values, long atMillis) {
+    RuntimeException first = null;
+    for (CompletionStage<Void> stage : recordAllAsync(keys, values, atMillis)) {
+      try {
+        LateEvents.join(stage);
+      } catch (RuntimeException e) {
+        first = first == null ? e : first;
+      }
+    }
+    if (first != null) {
+      throw first;
+    }
+  }
+
+  /** {@link #recordAll(List, List, long)} without blocking the caller: one stage per item. */
+  public List<CompletionStage<Void>> recordAllAsync(List<String> keys, List<double[]> values,
+      long atMillis) {
+    List<double[]> checked = checkedItems(keys, values);
+    List<CompletionStage<io.windowpane.spi.EventTimeResult>> sent = store
+        .recordAllAtAsync(List.copyOf(keys), checked, atMillis, spec.eventTime().maxAheadMillis());
+    List<CompletionStage<Void>> out = new java.util.ArrayList<>(sent.size());
+    for (int i = 0; i < sent.size(); i++) {
+      int n = checked.get(i).length;
+      out.add(late.resolveAsync(sent.get(i), atMillis, n).thenApply(c -> (Void) null));
+    }
+    return out;
+  }
+
+  /** Late values this window dropped in this process ({@link EventTime#droppingLate()}). */
+  public long lateValuesDropped() {
+    return late.dropped();
+  }
+
+  private CompletionStage<Void> recordAt(String key, double[] values, long atMillis) {
+    return late.resolveAsync(store.recordAtAsync(key, values, atMillis,
+        spec.eventTime().maxAheadMillis()), atMillis, values.length).thenApply(c -> (Void) null);
+  }
+
+  private static List<double[]> checkedItems(List<String> keys, List<double[]> values) {
+    Checks.keys(keys);
+    if (values == null || values.size() != keys.size()) {
+      throw new IllegalArgumentException("values must hold one array per key (" + keys.size()
+          + "), was " + (values == null ? "null" : values.size()));
+    }
+    List<double[]> checked = new java.util.ArrayList<>(values.size());
+    for (int i = 0; i < values.size(); i++) {
+      try {
+        checked.add(Checks.finite(values.get(i)));
+      } catch (IllegalArgumentException e) {
+        throw new IllegalArgumentException("values[" + i + "]: " + e.getMessage(), e);
+      }
+    }
+    return checked;
   }
 
   /** The window's statistics now; an empty summary for a key never seen or expired. */

@@ -1,6 +1,7 @@
 package io.windowpane.config;
 
 import io.windowpane.Algorithm;
+import io.windowpane.EventTime;
 import io.windowpane.Limit;
 import io.windowpane.Quota;
 import io.windowpane.StatsSpec;
@@ -99,8 +100,10 @@ public final class WindowReader {
     for (String name : section.keys()) {
       if (validName(section, name)) {
         YamlMap m = YamlMap.fields(section.value(name), section.path(name), problems,
-            "window", "algorithm", "panes");
-        put(out, name, m.isMapping() ? window(m) : null);
+            "window", "algorithm", "panes", "eventTime");
+        EventTime rules = m.isMapping() ? eventTime(m) : null;
+        WindowSpec spec = m.isMapping() ? window(m) : null;
+        put(out, name, spec == null || rules == null ? spec : spec.withEventTime(rules));
       }
     }
     return out;
@@ -112,11 +115,38 @@ public final class WindowReader {
     for (String name : section.keys()) {
       if (validName(section, name)) {
         YamlMap m = YamlMap.fields(section.value(name), section.path(name), problems,
-            "kind", "window", "panes", "accuracy", "trackedRange", "maxValues");
-        put(out, name, m.isMapping() ? StatsReader.read(m, this) : null);
+            "kind", "window", "panes", "accuracy", "trackedRange", "maxValues", "eventTime");
+        EventTime rules = m.isMapping() ? eventTime(m) : null;
+        StatsSpec spec = m.isMapping() ? StatsReader.read(m, this) : null;
+        put(out, name, spec == null || rules == null ? spec : spec.withEventTime(rules));
       }
     }
     return out;
+  }
+
+  /**
+   * A window's optional {@code eventTime: {maxAhead: 1s, late: refuse|drop}} (see
+   * {@link EventTime}); null when absent or bad (reported).
+   */
+  EventTime eventTime(YamlMap m) {
+    if (!m.has("eventTime")) {
+      return null;
+    }
+    int before = problems.count();
+    YamlMap e = YamlMap.fields(m.value("eventTime"), m.path("eventTime"), problems, "maxAhead",
+        "late");
+    if (!e.isMapping()) {
+      return null;
+    }
+    Duration maxAhead = e.duration("maxAhead",
+        Duration.ofMillis(EventTime.DEFAULT_MAX_AHEAD_MILLIS), Duration.ZERO,
+        Duration.ofMillis(EventTime.MAX_AHEAD_MILLIS));
+    String late = e.choice("late", "refuse", "refuse", "drop");
+    if (problems.count() > before) {
+      return null;
+    }
+    EventTime rules = EventTime.defaults().withMaxAhead(maxAhead);
+    return "drop".equals(late) ? rules.droppingLate() : rules;
   }
 
   private static <T> void put(Map<String, T> out, String name, T value) {

@@ -25,6 +25,32 @@ class WindowProblemsTest {
   }
 
   @Test
+  void load_eventTime_setsTheWindowsRules_andABadOneIsNamed() throws Exception {
+    WindowpaneConfig config = ConfigFiles.parse("""
+        counters:
+          pay:
+            window: 10m
+            panes: 60
+            eventTime: { maxAhead: 2s, late: drop }
+        stats:
+          amounts:
+            window: 1m
+            eventTime: { maxAhead: 0ms }
+        """, "windowpane.yaml");
+    io.windowpane.EventTime pay = config.counters().get("pay").eventTime();
+    assertThat(pay.maxAheadMillis()).isEqualTo(2_000);
+    assertThat(pay.dropsLate()).isTrue();
+    assertThat(config.stats().get("amounts").eventTime().maxAheadMillis()).isZero();
+    assertThat(config.stats().get("amounts").eventTime().dropsLate()).isFalse();
+    assertThat(first("""
+        counters:
+          pay:
+            window: 10m
+            eventTime: { late: skip }
+        """)).startsWith("windowpane.yaml:4: counters.pay.eventTime.late must be one of");
+  }
+
+  @Test
   void load_wrongType_namesValueAndLine() {
     assertThat(first("""
         limiters:

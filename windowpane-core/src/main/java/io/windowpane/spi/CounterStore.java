@@ -113,6 +113,39 @@ public interface CounterStore {
         new UnsupportedOperationException("this engine takes no replayed events"));
   }
 
+  /**
+   * Records {@code n} events that happened at {@code atMillis} (event time), judged and placed
+   * as {@link EventTimeResult} states, atomically; the result carries the window count including
+   * them. Never blocks the caller. The default refuses: the stage fails with
+   * {@link UnsupportedOperationException}.
+   */
+  default CompletionStage<EventTimeResult> addAtAsync(String key, long n, long atMillis,
+      long maxAheadMillis) {
+    return CompletableFuture.failedFuture(
+        new UnsupportedOperationException("this engine takes no event-time adds"));
+  }
+
+  /**
+   * {@link #addAtAsync} for each key, in order, every key at the same {@code atMillis}; each key
+   * is judged on its own. The default calls {@code addAtAsync} per key, all at once.
+   */
+  default CompletionStage<List<EventTimeResult>> addAllAtAsync(List<String> keys, long n,
+      long atMillis, long maxAheadMillis) {
+    CompletableFuture<?>[] sent = new CompletableFuture<?>[keys.size()];
+    for (int i = 0; i < sent.length; i++) {
+      String key = keys.get(i);
+      sent[i] = Async.call(() -> addAtAsync(key, n, atMillis, maxAheadMillis))
+          .thenCompose(x -> x).toCompletableFuture();
+    }
+    return CompletableFuture.allOf(sent).thenApply(x -> {
+      List<EventTimeResult> out = new ArrayList<>(sent.length);
+      for (CompletableFuture<?> f : sent) {
+        out.add((EventTimeResult) f.join());
+      }
+      return out;
+    });
+  }
+
   /** Helpers for stores whose blocking calls never wait on I/O (the local engine). */
   final class Async {
     private Async() {}

@@ -98,6 +98,34 @@ public interface StatsStore {
     return out;
   }
 
+  /**
+   * Records {@code values} observed at {@code atMillis} (event time), all at that instant,
+   * judged and placed as {@link EventTimeResult} states (its count is 0), atomically. Never
+   * blocks the caller. The default refuses: the stage fails with
+   * {@link UnsupportedOperationException}.
+   */
+  default CompletionStage<EventTimeResult> recordAtAsync(String key, double[] values,
+      long atMillis, long maxAheadMillis) {
+    return java.util.concurrent.CompletableFuture.failedFuture(
+        new UnsupportedOperationException("this engine takes no event-time records"));
+  }
+
+  /**
+   * {@link #recordAllAsync} at event time {@code atMillis}: one stage per item, in order, each
+   * judged on its own. The default calls {@link #recordAtAsync} per item.
+   */
+  default List<CompletionStage<EventTimeResult>> recordAllAtAsync(List<String> keys,
+      List<double[]> values, long atMillis, long maxAheadMillis) {
+    List<CompletionStage<EventTimeResult>> out = new ArrayList<>(keys.size());
+    for (int i = 0; i < keys.size(); i++) {
+      String key = keys.get(i);
+      double[] v = values.get(i);
+      out.add(CounterStore.Async.call(() -> recordAtAsync(key, v, atMillis, maxAheadMillis))
+          .thenCompose(x -> x));
+    }
+    return out;
+  }
+
   /** {@link #summary} without blocking the caller. */
   default CompletionStage<Summary> summaryAsync(String key) {
     return CounterStore.Async.call(() -> summary(key));

@@ -258,6 +258,26 @@ class FailoverTest {
   }
 
   @Test
+  void eventTimeAddsTakenByTheFallback_areReplayedAtTheirOwnTime() {
+    build(builder());
+    WindowCounter c = wp.counter("c", TEN_SECONDS);
+    c.add("k", 1, clock.millis() - 2_000); // on the primary: not journaled
+    tripByFailures();
+    long t = clock.millis();
+    assertThat(c.add("k", 2, t - 4_000)).as("the fallback's count").isEqualTo(2);
+    assertThat(c.add("k", 1, t + 500)).as("ahead within 1 s: taken as now").isEqualTo(3);
+    assertThatThrownBy(() -> c.add("k", 1, t - 60_000))
+        .isInstanceOf(io.windowpane.EventTimeException.class);
+    primary.fault = FaultyEngine.Fault.NONE;
+    chain.checkNow();
+    chain.checkNow();
+    assertThat(chain.status().get(0).health()).isEqualTo(Health.UP);
+    List<String> sent = primary.replays.stream().filter(r -> r.key().equals("k"))
+        .map(r -> r.count() + " @" + (r.atMillis() - t)).sorted().collect(Collectors.toList());
+    assertThat(sent).containsExactly("1 @0", "2 @-4000");
+  }
+
+  @Test
   void aFailedReplay_keepsTheMemberDown_andResendsTheSameIds() {
     build(builder());
     tripByFailures();

@@ -114,6 +114,12 @@ final class FaultyEngine implements Engine {
       }
 
       @Override
+      public CompletionStage<io.windowpane.spi.EventTimeResult> addAtAsync(String key, long n,
+          long atMillis, long maxAheadMillis) {
+        return call(true, () -> s.addAtAsync(key, n, atMillis, maxAheadMillis));
+      }
+
+      @Override
       public CompletionStage<Void> replayAsync(String key, long n, long atMillis, String id) {
         return call(true, () -> replay(storeName, key, n, atMillis, id, () -> s.add(key, n)));
       }

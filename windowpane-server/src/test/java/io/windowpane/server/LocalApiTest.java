@@ -286,6 +286,46 @@ class LocalApiTest {
   }
 
   @Test
+  void eventTime_atLandsInItsOwnPane_lateOrAheadIs400AndRecordsNothing() {
+    // requests: 1 min in 60 panes of 1 s; START is 250 ms into its pane
+    long paneStart = START - 250;
+    long oldest = paneStart - 59_000; // the oldest pane still in the window
+    Reply add = http.post("/v1/counters/requests/add",
+        "{\"key\":\"e\",\"n\":2,\"at\":" + oldest + "}");
+    assertThat(add.status()).as(add.text()).isEqualTo(200);
+    assertThat(add.json().path("count").asLong()).isEqualTo(2);
+    Reply late = http.post("/v1/counters/requests/add",
+        "{\"key\":\"e\",\"at\":" + (oldest - 1) + "}");
+    assertInvalid(late, "at");
+    assertThat(late.json().path("message").asText()).contains(Long.toString(oldest));
+    assertInvalid(http.post("/v1/counters/requests/add",
+        "{\"key\":\"e\",\"at\":" + (START + 1_001) + "}"), "at");
+    assertInvalid(http.post("/v1/counters/requests/add", "{\"key\":\"e\",\"at\":\"x\"}"), "at");
+    Reply batch = http.post("/v1/counters/requests/add-batch",
+        "{\"keys\":[\"e\",\"f\"],\"at\":" + (START - 30_000) + "}");
+    assertThat(batch.json().path("counts").get(0).path("count").asLong()).isEqualTo(3);
+    // the event at the oldest pane leaves with it, 750 ms later; the others stay
+    clock.advance(750);
+    assertThat(http.get("/v1/counters/requests/count?key=e").json().path("count").asLong())
+        .isEqualTo(1);
+
+    Reply record = http.post("/v1/stats/latency/record",
+        "{\"key\":\"e\",\"values\":[5,7],\"at\":" + (START - 10_000) + "}");
+    assertThat(record.status()).as(record.text()).isEqualTo(200);
+    assertInvalid(http.post("/v1/stats/latency/record",
+        "{\"key\":\"e\",\"value\":9,\"at\":" + (START - 120_000) + "}"), "at");
+    Reply records = http.post("/v1/stats/latency/record-batch",
+        "{\"records\":[{\"key\":\"e\",\"value\":6}],\"at\":" + (START - 5_000) + "}");
+    assertThat(records.status()).as(records.text()).isEqualTo(200);
+    assertInvalid(http.post("/v1/stats/latency/record-batch",
+        "{\"records\":[{\"key\":\"e\",\"value\":6}],\"at\":1}"), "at");
+    assertInvalid(http.post("/v1/stats/latency/record-batch",
+        "{\"records\":[{\"key\":\"e\",\"value\":6,\"at\":1}]}"), "records[0].at");
+    assertThat(http.get("/v1/stats/latency/summary?key=e&quantiles=1").json().path("count")
+        .asLong()).isEqualTo(3);
+  }
+
+  @Test
   void stats_recordAndSummary() {
     assertThat(http.post("/v1/stats/latency/record", "{\"key\":\"k\",\"value\":10}").json()
         .path("recorded").asLong()).isEqualTo(1);

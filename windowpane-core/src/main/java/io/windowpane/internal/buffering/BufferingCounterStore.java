@@ -326,6 +326,22 @@ public final class BufferingCounterStore extends Buffered implements CounterStor
   }
 
   /**
+   * Event-time adds bypass the buffer: they go to the engine at once, whose answer is the
+   * count (this node's view of the key catches up at its next refresh, within S).
+   */
+  @Override
+  public CompletionStage<io.windowpane.spi.EventTimeResult> addAtAsync(String key, long n,
+      long atMillis, long maxAheadMillis) {
+    return engine.addAtAsync(key, n, atMillis, maxAheadMillis);
+  }
+
+  @Override
+  public CompletionStage<List<io.windowpane.spi.EventTimeResult>> addAllAtAsync(
+      List<String> keys, long n, long atMillis, long maxAheadMillis) {
+    return engine.addAllAtAsync(keys, n, atMillis, maxAheadMillis);
+  }
+
+  /**
    * One round of the flusher: sends each key's pending events with {@code addAsync} (its answer
    * refreshes the view) and drops keys idle for S with nothing pending or in flight. Returns
    * the calls it started.

@@ -216,6 +216,19 @@ public final class BufferingStatsStore extends Buffered implements StatsStore {
     return engine.replayAsync(key, values, atMillis, replayId);
   }
 
+  /** Event-time records bypass the buffer: they go to the engine at once. */
+  @Override
+  public CompletionStage<io.windowpane.spi.EventTimeResult> recordAtAsync(String key,
+      double[] values, long atMillis, long maxAheadMillis) {
+    return engine.recordAtAsync(key, values, atMillis, maxAheadMillis);
+  }
+
+  @Override
+  public List<CompletionStage<io.windowpane.spi.EventTimeResult>> recordAllAtAsync(
+      List<String> keys, List<double[]> values, long atMillis, long maxAheadMillis) {
+    return engine.recordAllAtAsync(keys, values, atMillis, maxAheadMillis);
+  }
+
   /**
    * One round of the flusher: sends each key's pending values and drops keys idle for S with
    * nothing pending or in flight. Returns the calls it started.

@@ -167,6 +167,16 @@ public final class DeferredStores {
       return t.async(s -> s.replayAsync(key, n, atMillis, replayId));
     }
 
+    @Override public CompletionStage<io.windowpane.spi.EventTimeResult> addAtAsync(String key,
+        long n, long atMillis, long maxAheadMillis) {
+      return t.async(s -> s.addAtAsync(key, n, atMillis, maxAheadMillis));
+    }
+
+    @Override public CompletionStage<List<io.windowpane.spi.EventTimeResult>> addAllAtAsync(
+        List<String> keys, long n, long atMillis, long maxAheadMillis) {
+      return t.async(s -> s.addAllAtAsync(keys, n, atMillis, maxAheadMillis));
+    }
+
     @Override public CompletionStage<Void> replayAllAsync(List<ReplayBatch> batches) {
       return t.async(s -> s.replayAllAsync(batches));
     }
@@ -287,6 +297,11 @@ public final class DeferredStores {
     @Override public CompletionStage<Void> replayAsync(String key, double[] values,
         long atMillis, String replayId) {
       return t.async(s -> s.replayAsync(key, values, atMillis, replayId));
+    }
+
+    @Override public CompletionStage<io.windowpane.spi.EventTimeResult> recordAtAsync(String key,
+        double[] values, long atMillis, long maxAheadMillis) {
+      return t.async(s -> s.recordAtAsync(key, values, atMillis, maxAheadMillis));
     }
 
     @Override public CompletionStage<Void> replayAllAsync(List<ReplayBatch> batches) {

@@ -2,6 +2,7 @@ package io.windowpane.internal.failover;
 
 import io.windowpane.TopKey;
 import io.windowpane.spi.CounterStore;
+import io.windowpane.spi.EventTimeResult;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -31,6 +32,40 @@ final class FailoverCounterStore extends MemberStores<CounterStore> implements C
       chain.router.journal(journal, key, a.member(), n, null);
       return a.value();
     });
+  }
+
+  /**
+   * Taken by the first UP member; one taken by a fallback is journaled at its own instant
+   * ({@code min(atMillis, that member's now)}) and replayed there into the members before it.
+   */
+  @Override
+  public CompletionStage<EventTimeResult> addAtAsync(String key, long n, long atMillis,
+      long maxAheadMillis) {
+    return chain.router.<EventTimeResult>route(true, 0,
+        i -> stores[i].addAtAsync(key, n, atMillis, maxAheadMillis), null).thenApply(a -> {
+          EventTimeResult r = a.value();
+          if (r.verdict() == EventTimeResult.Verdict.RECORDED) {
+            chain.router.journalAt(journal, key, a.member(),
+                EventTimeResult.instant(r.nowMillis(), atMillis), n, null);
+          }
+          return r;
+        });
+  }
+
+  @Override
+  public CompletionStage<List<EventTimeResult>> addAllAtAsync(List<String> keys, long n,
+      long atMillis, long maxAheadMillis) {
+    return chain.router.<List<EventTimeResult>>route(true, 0,
+        i -> stores[i].addAllAtAsync(keys, n, atMillis, maxAheadMillis), null).thenApply(a -> {
+          for (int k = 0; k < keys.size(); k++) {
+            EventTimeResult r = a.value().get(k);
+            if (r.verdict() == EventTimeResult.Verdict.RECORDED) {
+              chain.router.journalAt(journal, keys.get(k), a.member(),
+                  EventTimeResult.instant(r.nowMillis(), atMillis), n, null);
+            }
+          }
+          return a.value();
+        });
   }
 
   @Override

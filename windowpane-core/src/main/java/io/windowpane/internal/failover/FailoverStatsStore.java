@@ -3,6 +3,7 @@ package io.windowpane.internal.failover;
 import io.windowpane.Failover.Health;
 import io.windowpane.Summary;
 import io.windowpane.TopKey;
+import io.windowpane.spi.EventTimeResult;
 import io.windowpane.spi.StatsStore;
 import java.util.List;
 import java.util.Optional;
@@ -38,6 +39,24 @@ final class FailoverStatsStore extends MemberStores<StatsStore> implements Stats
         .thenApply(a -> {
           chain.router.journal(journal, key, a.member(), 0, values);
           return null;
+        });
+  }
+
+  /**
+   * Taken by the first UP member; values taken by a fallback are journaled at their own instant
+   * and replayed there into the members before it.
+   */
+  @Override
+  public CompletionStage<EventTimeResult> recordAtAsync(String key, double[] values,
+      long atMillis, long maxAheadMillis) {
+    return chain.router.<EventTimeResult>route(true, 0,
+        i -> stores[i].recordAtAsync(key, values, atMillis, maxAheadMillis), null).thenApply(a -> {
+          EventTimeResult r = a.value();
+          if (r.verdict() == EventTimeResult.Verdict.RECORDED) {
+            chain.router.journalAt(journal, key, a.member(),
+                EventTimeResult.instant(r.nowMillis(), atMillis), 0, values);
+          }
+          return r;
         });
   }
 

@@ -146,6 +146,17 @@ final class Router {
     return -1;
   }
 
+  /**
+   * Journals events taken by member {@code by} at their own instant {@code atMillis} (an
+   * event-time add or record: replayed at that time); a no-op for the first member.
+   */
+  void journalAt(Journal journal, String key, int by, long atMillis, long count,
+      double[] values) {
+    if (by > 0) {
+      journal.add(key, atMillis, by, needsWhenTakenBy[by], count, values);
+    }
+  }
+
   /** Journals events taken by member {@code by} (a no-op for the first member). */
   void journal(Journal journal, String key, int by, long count, double[] values) {
     if (by > 0) {

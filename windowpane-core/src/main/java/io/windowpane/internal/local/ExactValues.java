@@ -43,7 +43,20 @@ final class ExactValues implements StatsWindow {
 
   @Override
   public void record(long now, double[] values) {
+    recordAt(now, now, values);
+  }
+
+  /**
+   * Entries carry their own time and a summary filters by time, so an event-time record is an
+   * append at {@code atMillis}; an entry that leaves the window behind newer ones stays, counted
+   * against the bound, until it reaches the head (as for concurrent writers).
+   */
+  @Override
+  public boolean recordAt(long now, long atMillis, double[] values) {
     trim(now);
+    if (now - atMillis >= windowMillis) {
+      return false;
+    }
     int n = values.length;
     for (;;) {
       int held = size.get();
@@ -57,8 +70,9 @@ final class ExactValues implements StatsWindow {
       }
     }
     for (double v : values) {
-      entries.add(new Entry(now, v));
+      entries.add(new Entry(atMillis, v));
     }
+    return true;
   }
 
   private void trim(long now) {

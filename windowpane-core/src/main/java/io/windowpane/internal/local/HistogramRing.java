@@ -77,6 +77,43 @@ final class HistogramRing implements StatsWindow {
     }
   }
 
+  /**
+   * An event-time record into pane {@code q = floorDiv(atMillis, r)}: the pane of {@code now}
+   * (or newer) is an ordinary record; an older one still in the window is recorded into the
+   * pane its slot holds if that is {@code q}, or into a fresh pane {@code q} installed by CAS
+   * over an older lap's. A slot holding a newer pane means {@code q} has left the window: late.
+   * A pane replaced while the values were written had left the window too, so they are not
+   * recorded again (in order, they would have left with it).
+   */
+  @Override
+  public boolean recordAt(long now, long atMillis, double[] values) {
+    long p = Math.floorDiv(now, paneMillis);
+    long q = Math.floorDiv(atMillis, paneMillis);
+    if (q >= p) {
+      record(now, values, 0);
+      return true;
+    }
+    if (q <= p - slots.length) {
+      return false;
+    }
+    int slot = (int) Math.floorMod(q, (long) slots.length);
+    for (;;) {
+      StatsPane pane = slotAcquire(slot);
+      if (pane != null && pane.id > q) {
+        return false;
+      }
+      if (pane == null || pane.id < q) {
+        StatsPane fresh = new StatsPane(q, buckets, pane == null ? 1 : pane.stripeCount());
+        if (!casSlot(slot, pane, fresh)) {
+          continue;
+        }
+        pane = fresh;
+      }
+      pane.record(values, buckets);
+      return true;
+    }
+  }
+
   @Override
   public Summary summary(long now) {
     long oldest = Math.floorDiv(now, paneMillis) - slots.length + 1;

@@ -48,7 +48,7 @@ public final class LocalEngine implements Engine {
     KeyTable table = new KeyTable(
         now -> new KeyState(new Window[] {window(spec, -1, now)}, now),
         spec.expiryMillis(), maxKeys, sweepIntervalMillis, clock.millis());
-    LocalCounterStore store = new LocalCounterStore(clock, table);
+    LocalCounterStore store = new LocalCounterStore(clock, table, spec);
     if (spec.topKeys() == 0) {
       return store;
     }

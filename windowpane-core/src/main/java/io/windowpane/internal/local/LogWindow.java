@@ -29,6 +29,19 @@ import java.lang.invoke.VarHandle;
  * the lag (stricter, never looser). If a counter's ring is ever full (more distinct
  * milliseconds in the window than it was sized for), the newest entry absorbs the events at
  * the newest time: the count stays exact, those events just leave the window a little later.
+ *
+ * Event time (a counter's addAt). An event older than now joins the entry of its own
+ * millisecond if the ring has one, or is appended at the head, out of time order. Expiry still
+ * stops at the first entry inside the window, so such an entry may stay in the ring after it has
+ * left the window, behind newer ones; `disorderedUntil` remembers the newest offset such an
+ * entry may have been appended behind (now's, or the newest entry's if later: an entry of
+ * another thread at now may be in the ring before it). Until that offset has left the window,
+ * count subtracts from total the entries of the ring that have left it (total first, then the
+ * entries: a concurrent expiry can make the count run high for a few instructions, never low),
+ * a scan of the ring (at most 65,536 entries), and an add first looks for the entry of its
+ * own millisecond (the newest entry is seldom it any more; without this, events of one
+ * millisecond would take an entry each and fill the ring, which then moves events to the newest
+ * time); after, the ring is in order again behind the tail and total alone is the count.
  */
 final class LogWindow extends Window {
 
@@ -43,6 +56,7 @@ final class LogWindow extends Window {
   private static final VarHandle TOTAL;
   private static final VarHandle HEAD;
   private static final VarHandle TAIL;
+  private static final VarHandle DISORDER;
 
   static {
     try {
@@ -50,6 +64,7 @@ final class LogWindow extends Window {
       TOTAL = lookup.findVarHandle(LogWindow.class, "total", long.class);
       HEAD = lookup.findVarHandle(LogWindow.class, "head", long.class);
       TAIL = lookup.findVarHandle(LogWindow.class, "tail", long.class);
+      DISORDER = lookup.findVarHandle(LogWindow.class, "disorderedUntil", long.class);
     } catch (ReflectiveOperationException e) {
       throw new ExceptionInInitializerError(e);
     }
@@ -62,6 +77,8 @@ final class LogWindow extends Window {
   @SuppressWarnings("unused") private volatile long total;
   @SuppressWarnings("unused") private volatile long head;
   @SuppressWarnings("unused") private volatile long tail;
+  /** The newest offset an out-of-order entry was appended behind; 0 while the ring is in order. */
+  private volatile long disorderedUntil;
 
   private LogWindow(long windowMillis, long capacity, long now) {
     this.windowMillis = windowMillis;
@@ -159,16 +176,92 @@ final class LogWindow extends Window {
   long add(long now, long n) {
     expire(now);
     long after = (long) TOTAL.getAndAdd(this, n) + n;
+    if (disorderedUntil != 0) {
+      // out of order: the newest entry is seldom now's, so find now's entry, or the ring fills
+      if (!joinOwn(offset(now), n)) {
+        for (long left = n; left > 0; left -= MAX_ENTRY_COUNT) {
+          append(now, Math.min(left, MAX_ENTRY_COUNT));
+        }
+      }
+      return count(now);
+    }
     for (long left = n; left > 0; left -= MAX_ENTRY_COUNT) {
       append(now, Math.min(left, MAX_ENTRY_COUNT));
     }
     return after;
   }
 
+  /**
+   * Adds {@code n} to an entry at offset {@code off} if the ring has one with room, newest
+   * first (one CAS on its word); false if none took them. For a ring out of time order, where
+   * the newest entry is not necessarily the one of its millisecond.
+   */
+  private boolean joinOwn(long off, long n) {
+    long t = (long) TAIL.getAcquire(this);
+    for (long i = (long) HEAD.getAcquire(this) - 1; i >= t; i--) {
+      long v = entryAcquire(i);
+      while (v != 0 && offsetOf(v) == off && countOf(v) + n <= MAX_ENTRY_COUNT) {
+        if (casEntry(i, v, v + n)) {
+          return true;
+        }
+        v = entryAcquire(i);
+      }
+    }
+    return false;
+  }
+
+  @Override
+  long addAt(long now, long atMillis, long n) {
+    expire(now);
+    long off = atMillis - base;
+    if (atMillis > now || off < 1 || off <= now - base - windowMillis) {
+      return LATE; // left the window (the caller passes min(atMillis, now))
+    }
+    TOTAL.getAndAdd(this, n);
+    long left = n;
+    if (atMillis < now) {
+      // older than now: entries of other threads at now (or later) may precede it in the ring,
+      // so until the newest of them leaves the window, count scans the ring
+      long h = (long) HEAD.getAcquire(this);
+      long t = (long) TAIL.getAcquire(this);
+      long last = h > t ? entryAcquire(h - 1) : 0;
+      long newest = Math.max(offset(now), last == 0 ? 0 : offsetOf(last));
+      for (long d = disorderedUntil; d < newest; d = disorderedUntil) {
+        if (DISORDER.compareAndSet(this, d, newest)) {
+          break;
+        }
+      }
+      if (left <= MAX_ENTRY_COUNT && joinOwn(off, left)) { // the entry of its own millisecond
+        left = 0;
+      }
+    }
+    for (; left > 0; left -= MAX_ENTRY_COUNT) {
+      append(atMillis, Math.min(left, MAX_ENTRY_COUNT));
+    }
+    return count(now);
+  }
+
   @Override
   long count(long now) {
     expire(now);
-    return (long) TOTAL.getAcquire(this);
+    long total = (long) TOTAL.getAcquire(this);
+    long cutoff = now - base - windowMillis;
+    long d = disorderedUntil;
+    if (d == 0) {
+      return total;
+    }
+    if (d <= cutoff) {
+      DISORDER.compareAndSet(this, d, 0L); // every entry behind it has left: in order again
+      return total;
+    }
+    long h = (long) HEAD.getAcquire(this);
+    for (long i = (long) TAIL.getAcquire(this); i < h; i++) {
+      long v = entryAcquire(i);
+      if (v != 0 && offsetOf(v) <= cutoff) {
+        total -= countOf(v);
+      }
+    }
+    return Math.max(0, total);
   }
 
   @Override

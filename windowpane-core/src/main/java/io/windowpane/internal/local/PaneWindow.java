@@ -535,6 +535,43 @@ final class PaneWindow extends Window {
   }
 
   /**
+   * An event-time add: {@code n} events into pane {@code q = floorDiv(atMillis, r)}. The pane
+   * of {@code now} (or newer) is an ordinary {@link #add}. An older pane still in the window is
+   * first closed by {@link #olderSum} (which also made it exact and made its slot hold it), so
+   * its word is a plain closed count: one CAS adds to it, and {@link #invalidateOlder} then drops
+   * the cached older sum, as a release does (a sum computed before the add cannot be kept after
+   * it). A pane that has left the window at head, or whose slot moved on meanwhile, is
+   * {@link #LATE}: had the events come in order they would have left the window by now too.
+   */
+  @Override
+  long addAt(long now, long atMillis, long n) {
+    long p = Math.floorDiv(now, paneMillis);
+    long q = Math.floorDiv(atMillis, paneMillis);
+    if (q >= p) {
+      return add(now, n);
+    }
+    for (;;) {
+      long pe = advance(p);
+      if (q <= pe - panes) {
+        return LATE;
+      }
+      if (olderSum(pe) == RESTART) {
+        continue;
+      }
+      int i = index(q);
+      long v = slotAcquire(i);
+      if (slotLag(v, q) != 0 || isHot(v) || !isClosed(v)) {
+        continue; // head moved on meanwhile: judge again
+      }
+      long updated = (v & ~COUNT_MASK) | Math.min(COUNT_MASK, countOf(v) + n);
+      if (casSlot(i, v, updated) == v) {
+        invalidateOlder();
+        return count(now);
+      }
+    }
+  }
+
+  /**
    * A counter's {@link #add} without the count: on a contended key the events go to the calling
    * thread's stripe (one CAS on its own line), so recording scales with threads. The pane's
    * count is the slot plus what its stripes recorded; count and add read or make it exact.

@@ -55,6 +55,20 @@ final class TopKeysStores {
       events.offer(key, n, now);
     }
 
+    /** The sketch counts a recorded event at now: an upper bound, as top keys state. */
+    @Override
+    public CompletionStage<io.windowpane.spi.EventTimeResult> addAtAsync(String key, long n,
+        long atMillis, long maxAheadMillis) {
+      return Async.call(() -> {
+        long now = clock.millis();
+        io.windowpane.spi.EventTimeResult r = store.addAt(key, n, atMillis, maxAheadMillis, now);
+        if (r.verdict() == io.windowpane.spi.EventTimeResult.Verdict.RECORDED) {
+          events.offer(key, n, now);
+        }
+        return r;
+      });
+    }
+
     @Override
     public long count(String key) {
       return store.count(key);
@@ -189,6 +203,21 @@ final class TopKeysStores {
       long now = clock.millis();
       store.record(key, value, now);
       values.offer(key, 1, now);
+    }
+
+    /** The sketch counts recorded values at now: an upper bound, as top keys state. */
+    @Override
+    public CompletionStage<io.windowpane.spi.EventTimeResult> recordAtAsync(String key,
+        double[] recorded, long atMillis, long maxAheadMillis) {
+      return CounterStore.Async.call(() -> {
+        long now = clock.millis();
+        io.windowpane.spi.EventTimeResult r = store.recordAt(key, recorded, atMillis,
+            maxAheadMillis, now);
+        if (r.verdict() == io.windowpane.spi.EventTimeResult.Verdict.RECORDED) {
+          values.offer(key, recorded.length, now);
+        }
+        return r;
+      });
     }
 
     @Override

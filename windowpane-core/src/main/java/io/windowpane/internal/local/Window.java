@@ -25,6 +25,19 @@ abstract class Window {
     add(now, n);
   }
 
+  /** What {@link #addAt} returns when the window no longer holds the events' pane. */
+  static final long LATE = Long.MIN_VALUE + 1;
+
+  /**
+   * Records {@code n} events that happened at {@code atMillis <= now} where they would have
+   * landed in order (the pane, fixed window or log position of {@code atMillis}); returns the
+   * window count at {@code now} including them, or {@link #LATE} (nothing recorded) if the
+   * window no longer holds that instant. Counters only: the default refuses.
+   */
+  long addAt(long now, long atMillis, long n) {
+    throw new UnsupportedOperationException("a limit's window decides now only");
+  }
+
   /** The window count at {@code now}. */
   abstract long count(long now);
 

@@ -66,7 +66,7 @@ class HotCounterTest {
     KeyTable table = new KeyTable(
         now -> new KeyState(new Window[] {LocalEngine.window(spec, -1, now)}, now),
         spec.expiryMillis(), 1_000, 1_000, clock.millis());
-    LocalCounterStore store = new LocalCounterStore(clock, table);
+    LocalCounterStore store = new LocalCounterStore(clock, table, spec);
     Model model = new Model(100, 10, false);
     // Whether the key stripes depends on the threads overlapping, which a busy machine may not
     // give (the striped windows above cover the path for sure); the counts must be exact anyway.

@@ -2,6 +2,7 @@ package io.windowpane.etcd.internal;
 
 import io.windowpane.WindowSpec;
 import io.windowpane.spi.CounterStore;
+import io.windowpane.spi.EventTimeResult;
 import io.windowpane.spi.ReplayBatch;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -12,8 +13,10 @@ final class EtcdCounterStore implements CounterStore {
 
   private final Lanes lanes;
   private final CountCache cache;
+  private final WindowSpec spec;
 
   EtcdCounterStore(Context ctx, String name, WindowSpec spec) {
+    this.spec = spec;
     this.lanes = new Lanes(ctx, 'c', name, Shapes.of(spec), spec.expiryMillis(),
         () -> Windows.forCounter(spec));
     this.cache = ctx.cacheStalenessMillis > 0
@@ -57,6 +60,32 @@ final class EtcdCounterStore implements CounterStore {
       boolean apply(Doc doc, long eff) {
         answer = window(doc).count(eff);
         return false;
+      }
+    });
+  }
+
+  /**
+   * An event-time add: one more kind of operation on the key's lane, judged at its effective
+   * time {@code eff} (EventTimeResult's contract) and recorded at {@code min(atMillis, eff)} the
+   * way a replay records, through the same compare-and-swap transaction, with no replay id.
+   */
+  @Override
+  public CompletionStage<EventTimeResult> addAtAsync(String key, long n, long atMillis,
+      long maxAheadMillis) {
+    return lanes.submit(key, new Pending<EventTimeResult>(lanes.now(), lanes.deadline()) {
+      @Override
+      boolean apply(Doc doc, long eff) {
+        WindowState w = window(doc);
+        EventTimeResult refused = EventTimeResult.judge(spec, eff, atMillis, maxAheadMillis);
+        if (refused != null) {
+          answer = refused.verdict() == EventTimeResult.Verdict.AHEAD ? refused
+              : EventTimeResult.late(w.count(eff), eff);
+          return false;
+        }
+        boolean held = w.addAt(eff, EventTimeResult.instant(eff, atMillis), n);
+        answer = held ? EventTimeResult.recorded(w.count(eff), eff)
+            : EventTimeResult.late(w.count(eff), eff);
+        return held;
       }
     });
   }

@@ -4,6 +4,7 @@ import io.windowpane.StatsSpec;
 import io.windowpane.Summary;
 import io.windowpane.WindowSpec;
 import io.windowpane.spi.ReplayBatch;
+import io.windowpane.spi.EventTimeResult;
 import io.windowpane.spi.StatsStore;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -13,9 +14,11 @@ import java.util.concurrent.CompletionStage;
 final class EtcdStatsStore implements StatsStore {
 
   private final Lanes lanes;
+  private final WindowSpec window;
 
   EtcdStatsStore(Context ctx, String name, StatsSpec spec) {
     WindowSpec w = spec.window();
+    this.window = w;
     this.lanes = new Lanes(ctx, 's', name, Shapes.of(spec), spec.expiryMillis(),
         spec.isExact()
             ? () -> new ExactState(w.windowMillis(), spec.maxValues(), ctx.maxValueBytes, name)
@@ -73,6 +76,31 @@ final class EtcdStatsStore implements StatsStore {
   }
 
   /** {@code values} observed at {@code atMillis}, at clock reading {@code now}. */
+  /**
+   * An event-time record: an operation on the key's lane judged at its effective time
+   * {@code eff} and recorded at {@code min(atMillis, eff)} the way a replay records (a full
+   * exact window refuses it, nothing recorded).
+   */
+  @Override
+  public CompletionStage<EventTimeResult> recordAtAsync(String key, double[] values,
+      long atMillis, long maxAheadMillis) {
+    return lanes.submit(key, new Pending<EventTimeResult>(lanes.now(), lanes.deadline()) {
+      @Override
+      boolean apply(Doc doc, long eff) {
+        EventTimeResult refused = EventTimeResult.judge(window, eff, atMillis, maxAheadMillis);
+        if (refused != null) {
+          answer = refused;
+          return false;
+        }
+        long t = EventTimeResult.instant(eff, atMillis);
+        boolean held = doc.body instanceof ExactState ? ((ExactState) doc.body).replay(eff, t,
+            values) : ((HistogramState) doc.body).replay(eff, t, values);
+        answer = held ? EventTimeResult.recorded(0, eff) : EventTimeResult.late(0, eff);
+        return held;
+      }
+    });
+  }
+
   private static Replay replay(long now, long deadlineNanos, double[] values, long atMillis,
       String replayId) {
     return new Replay(now, deadlineNanos, atMillis, replayId) {

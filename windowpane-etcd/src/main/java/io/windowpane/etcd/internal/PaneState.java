@@ -112,15 +112,23 @@ final class PaneState extends WindowState {
 
   @Override
   boolean replay(long now, long at, long n) {
+    if (weighted && now - at >= paneMillis) {
+      return false; // more than W ago (see the contract)
+    }
+    return addAt(now, at, n);
+  }
+
+  /** {@link #replay} without its weighted rule: the previous fixed window still counts. */
+  @Override
+  boolean addAt(long now, long at, long n) {
     long q = Math.floorDiv(at, paneMillis);
-    long pe = paneAt(now);
-    if (q <= pe - panes || (weighted && now - at >= paneMillis)) {
-      return false; // its pane left the window (weighted: more than W ago, see the contract)
+    if (q <= paneAt(now) - panes) {
+      return false; // its pane (weighted: its fixed window) left the window
     }
     if (empty || q > head) {
       moveTo(q);
     }
-    int i = (int) (q - head + panes - 1); // head - panes <= pe - panes < q <= head
+    int i = (int) (q - head + panes - 1); // head - panes <= paneAt(now) - panes < q <= head
     counts[i] = Math.min(MAX_PANE_COUNT, counts[i] + n);
     return true;
   }

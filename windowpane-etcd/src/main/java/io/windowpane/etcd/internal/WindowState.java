@@ -25,6 +25,16 @@ abstract class WindowState implements Body {
   abstract boolean replay(long now, long at, long n);
 
   /**
+   * An event-time add (EventTimeResult's contract): {@link #replay}'s placement, held while the
+   * window holds the pane of {@code at} (for a weighted window: while {@code at}'s fixed window
+   * is the current or the previous one, as on the other engines); false, having changed
+   * nothing, otherwise. The default is {@link #replay}.
+   */
+  boolean addAt(long now, long at, long n) {
+    return replay(now, at, n);
+  }
+
+  /**
    * Takes back up to {@code n} events recorded at {@code at <= now} out of the position of
    * {@code at} (a release of a lease's unspent permits, see {@link Release}), never leaving it
    * below 0; returns false, having changed nothing, if the position of {@code at} no longer

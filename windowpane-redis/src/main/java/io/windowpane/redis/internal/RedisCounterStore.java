@@ -173,6 +173,28 @@ final class RedisCounterStore implements CounterStore {
     return Calls.translated(countAllCall(keys), "countAll");
   }
 
+  /**
+   * One call of wp_add_at: judged and placed on the server. With top keys on, a recorded event
+   * feeds the sketch at now (not awaited), an upper bound as top keys state.
+   */
+  @Override
+  public CompletionStage<io.windowpane.spi.EventTimeResult> addAtAsync(String key, long n,
+      long atMillis, long maxAheadMillis) {
+    String[] args = EventTimeCalls.args(time, atMillis, maxAheadMillis, Long.toString(n),
+        algorithm, windowMillis, panes);
+    CompletionStage<io.windowpane.spi.EventTimeResult> call =
+        EventTimeCalls.call(seam, "wp_add_at", keys(key), args);
+    if (top == null) {
+      return call;
+    }
+    return call.thenApply(r -> {
+      if (r.verdict() == io.windowpane.spi.EventTimeResult.Verdict.RECORDED) {
+        top.add(args[0], key, n);
+      }
+      return r;
+    });
+  }
+
   @Override
   public CompletionStage<Void> replayAsync(String key, long n, long atMillis, String replayId) {
     return Replays.call(seam, "wp_replay", time, keys(key), atMillis, replayId,

@@ -117,6 +117,34 @@ final class RedisStatsStore implements StatsStore {
     return seam.callInteger(exact ? "wp_xrecord" : "wp_record", keys(key), args);
   }
 
+  /**
+   * One call of wp_record_at (histogram) or wp_xrecord_at (exact): judged and placed on the
+   * server; a full exact window fails the stage with
+   * {@link io.windowpane.CapacityExceededException}, nothing recorded. With top keys on, a
+   * recorded batch feeds the sketch at now (not awaited).
+   */
+  @Override
+  public CompletionStage<io.windowpane.spi.EventTimeResult> recordAtAsync(String key,
+      double[] values, long atMillis, long maxAheadMillis) {
+    String[] rest = new String[specArgs.length + values.length];
+    System.arraycopy(specArgs, 0, rest, 0, specArgs.length);
+    for (int i = 0; i < values.length; i++) {
+      rest[specArgs.length + i] = Double.toString(values[i]); // reads back as the same double
+    }
+    String[] args = EventTimeCalls.args(time, atMillis, maxAheadMillis, rest);
+    CompletionStage<io.windowpane.spi.EventTimeResult> call = EventTimeCalls.call(seam,
+        exact ? "wp_xrecord_at" : "wp_record_at", keys(key), args);
+    if (top == null) {
+      return call;
+    }
+    return call.thenApply(r -> {
+      if (r.verdict() == io.windowpane.spi.EventTimeResult.Verdict.RECORDED) {
+        top.add(args[0], key, values.length);
+      }
+      return r;
+    });
+  }
+
   @Override
   public CompletionStage<Void> replayAsync(String key, double[] values, long atMillis,
       String replayId) {

@@ -1,13 +1,13 @@
 #!lua name=windowpane
 --[[
-  windowpane function library, version 1 (every stored layout format 1).
+  windowpane function library, version 2 (every stored layout format 1).
 
   Source. The library is one text, assembled from the files of this directory in name order
   (library.txt lists them; cat *.lua gives the same text): 01 this header, 02 time and
   arguments, 03 panes, 04 weighted and 05 log windows, 06 decide (windows from KEYS and ARGV,
   the hot path, the counter and limiter functions), 07 statistics, 08 batches and groups,
-  09 replay and release, 10 locks, 11 top keys, 12 the exports. The Java engine assembles it
-  when it loads (io.windowpane.redis.internal.FunctionLibrary).
+  09 replay, release and event time, 10 locks, 11 top keys, 12 the exports. The Java engine
+  assembles it when it loads (io.windowpane.redis.internal.FunctionLibrary).
 
   The protocol (function names, KEYS, ARGV, replies, error strings) is documented in
   docs/redis-protocol.md; any Redis client can call these functions with FCALL and get the

@@ -1,4 +1,4 @@
-local VERSION = 1
+local VERSION = 2
 local FORMAT = '1' -- every stored layout's v, checked on every read (WPFORMAT otherwise)
 local TWO52 = 4503599627370496
 local MAX_GRACE = 366 * 24 * 3600 * 1000

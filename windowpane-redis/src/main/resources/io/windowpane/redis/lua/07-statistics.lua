@@ -543,7 +543,9 @@ end
 -- FCALL wp_xrecord 2 <set> <meta> <time|""> <W> <maxValues> <value>...
 -- -> (integer) the values held after recording; WPFULL (nothing recorded) past maxValues
 -- refusal: answer -1 instead of failing with WPFULL (wp_xrecord_all, whose other items go on)
-local function xrecordAt(keys, args, now, refusal)
+-- t: the values' time if not now (wp_xrecord_at: an event time in (now - W, now])
+local function xrecordAt(keys, args, now, refusal, t)
+  t = t or now
   checkKeys(keys, 2)
   local w = int(args[2], 'window', 1, MAX_WINDOW)
   local max = int(args[3], 'maxValues', 1, MAX_HELD)
@@ -575,12 +577,12 @@ local function xrecordAt(keys, args, now, refusal)
   end
   local members = {}
   for i = 1, n do
-    members[2 * i - 1] = now
+    members[2 * i - 1] = t
     members[2 * i] = fmt(seq + i) .. ':' .. dstr(values[i])
   end
   chunked('ZADD', key, members)
   seq, held = seq + n, held + n
-  local expiry = math.max(e or now, now + w + 1)
+  local expiry = math.max(e or now, t + w + 1)
   redis.call('HSET', meta, 's', seq, 'c', held, 'e', expiry, 'v', FORMAT)
   if e ~= expiry then
     pexpire(key, expiry - now)

@@ -518,3 +518,113 @@ EXPORTS.wp_release = function(keys, args)
   mark(marker, now, most > 0 and reach + math.max(0, at - now) or reach)
   return most
 end
+
+-- ---- event time -------------------------------------------------------------------------
+--
+-- Events that carry their own time (a stream's, late and out of order): wp_add_at,
+-- wp_record_at and wp_xrecord_at judge each call at now: ahead when at > now + maxAhead;
+-- otherwise the event's instant is t = min(at, now), late when no window holds t any more (as a
+-- replay decides: panes while t's pane is one of the P newest, weighted while t's fixed window
+-- is the current or the previous one, log and exact while t > now - W); otherwise recorded at
+-- t exactly as a replay records (the same code), with no marker: these are the caller's own
+-- events, not a chain's resend. Nothing is written unless the event is recorded. Replies:
+-- {verdict, count, now}, verdict 0 recorded, 1 late, 2 ahead; count is a counter's window count
+-- now (0 for statistics); now lets the caller name the range it allowed.
+
+-- FCALL wp_add_at <1|2 keys> <time|""> <at> <maxAhead> <n> <algorithm> <W> <P>
+-- -> {0, count, now} recorded; {1, count, now} late; {2, 0, now} ahead
+EXPORTS.wp_add_at = function(keys, args)
+  local now = now_ms(args[1])
+  local at = int(args[2], 'at', -TWO52, TWO52)
+  local ahead = int(args[3], 'maxAhead', 0, 3600000)
+  local n = int(args[4], 'n', 1, 2147483647)
+  local algorithm = args[5]
+  checkKeys(keys, keyCount(algorithm))
+  local w = int(args[6], 'window', 1, MAX_WINDOW)
+  local p = int(args[7], 'panes', 1, 4096)
+  if algorithm == 'p' and w % p ~= 0 then
+    fail('WPARGS', 'panes must divide the window, was ' .. fmt(p) .. ' of ' .. fmt(w))
+  elseif algorithm ~= 'p' and algorithm ~= 'w' and algorithm ~= 'l' then
+    fail('WPARGS', "algorithm must be 'p', 'w' or 'l', was " .. tostring(algorithm))
+  end
+  checkFormat(redis.call('HGET', keys[#keys], 'v'), keys[#keys])
+  if at > now + ahead then
+    return {2, 0, now}
+  end
+  local t = math.min(at, now)
+  local s
+  if algorithm == 'p' then
+    s = panesAt(keys[1], now, t, w, p)
+  elseif algorithm == 'w' then
+    s = weightedAt(keys[1], now, t, w)
+  else
+    s = logAt(keys[1], keys[2], now, t, w)
+  end
+  if s.holds then
+    if algorithm == 'p' then
+      panesApply(s, now, n)
+    elseif algorithm == 'w' then
+      weightedApply(s, now, n)
+    else
+      logApply(s, now, n)
+    end
+  end
+  local win = window(keys, 1, {algorithm, args[6], args[7]}, 1, now)
+  win:flush()
+  return {s.holds and 0 or 1, win:count(), now}
+end
+
+-- FCALL wp_record_at 2 <hash> <aggregate> <time|""> <at> <maxAhead> <W> <P> <accuracy>
+--       <minIndex> <span> <value>...
+-- -> {0, 0, now} recorded in the pane of t; {1, 0, now} late; {2, 0, now} ahead
+EXPORTS.wp_record_at = function(keys, args)
+  checkKeys(keys, 2)
+  local now = now_ms(args[1])
+  local at = int(args[2], 'at', -TWO52, TWO52)
+  local ahead = int(args[3], 'maxAhead', 0, 3600000)
+  local w, p, lng, minIndex, span = histogramSpec(args, 4)
+  local values = batch(args, 9)
+  local f = redis.call('HMGET', keys[1], 'v', 'e', 'h')
+  checkFormat(f[1], keys[1])
+  if at > now + ahead then
+    return {2, 0, now}
+  end
+  local t = math.min(at, now)
+  local r = w / p
+  local newest = floordiv(now, r)
+  if f[1] and tonumber(f[2]) > now then
+    newest = math.max(newest, tonumber(f[3])) -- a lagging caller: the head
+  end
+  if floordiv(t, r) <= newest - p then
+    return {1, 0, now}
+  end
+  hrecord(keys, now, t, w, p, lng, minIndex, span, values)
+  return {0, 0, now}
+end
+
+-- FCALL wp_xrecord_at 2 <set> <meta> <time|""> <at> <maxAhead> <W> <maxValues> <value>...
+-- -> {0, 0, now} recorded at t; {1, 0, now} late (t <= now - W); {2, 0, now} ahead;
+--    WPFULL (nothing recorded) past maxValues, as wp_xrecord
+EXPORTS.wp_xrecord_at = function(keys, args)
+  checkKeys(keys, 2)
+  local now = now_ms(args[1])
+  local at = int(args[2], 'at', -TWO52, TWO52)
+  local ahead = int(args[3], 'maxAhead', 0, 3600000)
+  local w = int(args[4], 'window', 1, MAX_WINDOW)
+  int(args[5], 'maxValues', 1, MAX_HELD)
+  batch(args, 6)
+  checkFormat(redis.call('HGET', keys[2], 'v'), keys[2])
+  if at > now + ahead then
+    return {2, 0, now}
+  end
+  local t = math.min(at, now)
+  if t <= now - w then
+    return {1, 0, now}
+  end
+  local rest = {args[1]}
+  for i = 4, #args do
+    rest[#rest + 1] = args[i]
+  end
+  xrecordAt(keys, rest, now, false, t)
+  return {0, 0, now}
+end

@@ -6,7 +6,8 @@
 -- is assembled from the files of this directory in name order (lua/library.txt lists them).
 local NAMES = {'wp_version', 'wp_add', 'wp_count', 'wp_acquire', 'wp_take', 'wp_holds',
   'wp_record', 'wp_xrecord', 'wp_lock', 'wp_renew', 'wp_unlock', 'wp_replay', 'wp_replay_record',
-  'wp_replay_xrecord', 'wp_topadd', 'wp_lease', 'wp_release', 'wp_group'}
+  'wp_replay_xrecord', 'wp_topadd', 'wp_lease', 'wp_release', 'wp_group', 'wp_add_at',
+  'wp_record_at', 'wp_xrecord_at'}
 local READ_ONLY = {'wp_summary', 'wp_xsummary', 'wp_peek', 'wp_top'} -- FCALL_RO may call them, on replicas too
 -- batches: keys of several slots of one node (see "batches and groups")
 local CROSS_SLOT = {'wp_add_all', 'wp_count_all', 'wp_take_all', 'wp_replay_all',

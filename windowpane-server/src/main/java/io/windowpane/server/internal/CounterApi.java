@@ -11,8 +11,8 @@ import java.util.Set;
 /** {@code /v1/counters}: add, count, their batch forms, and the descriptions. */
 final class CounterApi {
 
-  private static final Set<String> ADD = Set.of("key", "n");
-  private static final Set<String> ADD_BATCH = Set.of("keys", "n");
+  private static final Set<String> ADD = Set.of("key", "n", "at");
+  private static final Set<String> ADD_BATCH = Set.of("keys", "n", "at");
   private static final Set<String> COUNT = Set.of("key");
   private static final Set<String> COUNT_BATCH = Set.of("keys");
 
@@ -58,7 +58,9 @@ final class CounterApi {
     JsonBody body = service.body(ctx, ADD);
     String key = body.key("key");
     long n = body.integer("n", 1, WindowCounter.MAX_ADD, 1);
-    service.backend().call(ctx, "add", () -> counter.addAsync(key, n),
+    Long at = eventTime(body);
+    service.backend().call(ctx, "add",
+        () -> at == null ? counter.addAsync(key, n) : counter.addAsync(key, n, at),
         count -> Replies.json(ctx, 200, one(counter, key, count)));
   }
 
@@ -74,7 +76,9 @@ final class CounterApi {
     JsonBody body = service.body(ctx, ADD_BATCH);
     List<String> keys = body.keys("keys");
     long n = body.integer("n", 1, WindowCounter.MAX_ADD, 1);
-    service.backend().call(ctx, "add", () -> counter.addAllAsync(keys, n),
+    Long at = eventTime(body);
+    service.backend().call(ctx, "add",
+        () -> at == null ? counter.addAllAsync(keys, n) : counter.addAllAsync(keys, n, at),
         counts -> Replies.json(ctx, 200, many(counter, keys, counts)));
   }
 
@@ -83,6 +87,14 @@ final class CounterApi {
     List<String> keys = service.body(ctx, COUNT_BATCH).keys("keys");
     service.backend().call(ctx, "count", () -> counter.countAllAsync(keys),
         counts -> Replies.json(ctx, 200, many(counter, keys, counts)));
+  }
+
+  /**
+   * The optional {@code at}: the events' own time, epoch ms (event time; late or too far ahead
+   * is a 400 naming {@code at}); null when absent.
+   */
+  static Long eventTime(JsonBody body) {
+    return body.has("at") ? body.integer("at", Long.MIN_VALUE, Long.MAX_VALUE, 0) : null;
   }
 
   private static ObjectNode one(WindowCounter counter, String key, long count) {

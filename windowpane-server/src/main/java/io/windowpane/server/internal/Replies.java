@@ -98,6 +98,9 @@ final class Replies {
     if (t instanceof ApiError) {
       return (ApiError) t;
     }
+    if (t instanceof io.windowpane.EventTimeException) {
+      return ApiError.invalid("at", t.getMessage());
+    }
     if (t instanceof IllegalArgumentException) {
       var m = ARGUMENT.matcher(String.valueOf(t.getMessage()));
       return ApiError.invalid(m.find() ? m.group() : null, t.getMessage());

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.javalin.config.RoutesConfig;
 import io.javalin.http.Context;
 import io.windowpane.CapacityExceededException;
+import io.windowpane.EventTimeException;
 import io.windowpane.Summary;
 import io.windowpane.WindowStats;
 import io.windowpane.WindowpaneException;
@@ -23,8 +24,9 @@ import java.util.concurrent.CompletionStage;
  */
 final class StatsApi {
 
-  private static final Set<String> RECORD = Set.of("key", "value", "values");
-  private static final Set<String> RECORD_BATCH = Set.of("records");
+  private static final Set<String> RECORD = Set.of("key", "value", "values", "at");
+  private static final Set<String> RECORD_ITEM = Set.of("key", "value", "values");
+  private static final Set<String> RECORD_BATCH = Set.of("records", "at");
   private static final Set<String> SUMMARY = Set.of("key", "quantiles");
   private static final Set<String> SUMMARY_BATCH = Set.of("keys", "quantiles");
   private static final double[] DEFAULT_QUANTILES = {0.5, 0.9, 0.99};
@@ -83,8 +85,11 @@ final class StatsApi {
 
   private void record(Context ctx) {
     WindowStats stats = service.catalog().stats(ctx.pathParam("stats"));
-    Values v = values(service.body(ctx, RECORD));
-    service.backend().call(ctx, "record", () -> stats.recordAllAsync(v.key, v.values), done -> {
+    JsonBody request = service.body(ctx, RECORD);
+    Values v = values(request);
+    Long at = CounterApi.eventTime(request);
+    service.backend().call(ctx, "record", () -> at == null ? stats.recordAllAsync(v.key, v.values)
+        : stats.recordAllAtAsync(v.key, at, v.values), done -> {
       ObjectNode body = Json.object();
       body.put("stats", stats.name());
       body.put("key", v.key);
@@ -97,7 +102,9 @@ final class StatsApi {
     WindowStats stats = service.catalog().stats(ctx.pathParam("stats"));
     List<Values> records = new ArrayList<>();
     long total = 0;
-    for (JsonBody record : service.body(ctx, RECORD_BATCH).objects("records", RECORD)) {
+    JsonBody request = service.body(ctx, RECORD_BATCH);
+    Long at = CounterApi.eventTime(request);
+    for (JsonBody record : request.objects("records", RECORD_ITEM)) {
       Values v = values(record);
       records.add(v);
       total += v.values.length;
@@ -111,7 +118,8 @@ final class StatsApi {
       values.add(v.values);
     }
     service.backend().call(ctx, "record", () -> {
-      for (CompletionStage<Void> call : stats.recordAllAsync(keys, values)) {
+      for (CompletionStage<Void> call : at == null ? stats.recordAllAsync(keys, values)
+          : stats.recordAllAsync(keys, values, at)) {
         calls.add(call.toCompletableFuture());
       }
       // every call is awaited, so that the reply can say which records were refused
@@ -126,6 +134,13 @@ final class StatsApi {
         return;
       }
       int first = refused.get(0);
+      Throwable why = Replies.unwrap(exceptionOf(calls.get(first)));
+      if (why instanceof EventTimeException) { // one at for the batch: late or ahead
+        service.replies().error(ctx, ApiError.invalid("at", "records " + refusedList(refused)
+            + " refused: " + why.getMessage() + "; the other "
+            + (records.size() - refused.size()) + " records were recorded"));
+        return;
+      }
       service.replies().error(ctx, new ApiError(409, "capacity_exceeded",
           "records[" + first + "]", "records " + refusedList(refused) + " refused: "
               + Replies.unwrap(exceptionOf(calls.get(first))).getMessage() + "; the other "
@@ -143,7 +158,8 @@ final class StatsApi {
     for (int i = 0; i < calls.size(); i++) {
       if (calls.get(i).isCompletedExceptionally()) {
         Throwable cause = Replies.unwrap(exceptionOf(calls.get(i)));
-        if (!(cause instanceof CapacityExceededException)) {
+        if (!(cause instanceof CapacityExceededException)
+            && !(cause instanceof EventTimeException)) {
           throw new WindowpaneException("records[" + i + "] failed and the batch's other "
               + "records were sent with it, so some may have been recorded: "
               + cause.getMessage(), cause);

@@ -8,7 +8,8 @@ import org.junit.jupiter.api.Nested;
  * The whole conformance suite for one engine configuration: every part, one {@code @Nested} class
  * each ({@link CounterConformance}, {@link LimiterConformance} with its leases,
  * {@link RandomizedModelConformance}, {@link ConcurrencyConformance}, {@link StatsConformance},
- * {@link LockConformance}). A configuration extends it and supplies its engine factory; the
+ * {@link EventTimeConformance}, {@link LockConformance}). A configuration extends it and
+ * supplies its engine factory; the
  * other methods are the few sizes an engine may change, with the suite's defaults.
  *
  * <pre>{@code
@@ -44,6 +45,11 @@ public abstract class EngineConformance {
   /** Seeds of the randomized part, from 1 ({@link RandomizedModelConformance#seeds()}). */
   protected int randomizedModelSeeds() {
     return 12;
+  }
+
+  /** Events per window kind of the event-time part ({@link EventTimeConformance#events()}). */
+  protected int eventTimeEvents() {
+    return 300;
   }
 
   /** Operations per thread of the concurrent part of the leases ({@link LeaseConformance}). */
@@ -118,6 +124,24 @@ public abstract class EngineConformance {
     @Override
     protected long[] startInstants() {
       return EngineConformance.this.startInstants();
+    }
+
+    @Override
+    protected Windowpane newEngine(ManualClock clock) {
+      return EngineConformance.this.newEngine(clock);
+    }
+  }
+
+  @Nested
+  public class EventTimes extends EventTimeConformance {
+    @Override
+    protected long[] startInstants() {
+      return EngineConformance.this.startInstants();
+    }
+
+    @Override
+    protected int events() {
+      return eventTimeEvents();
     }
 
     @Override
