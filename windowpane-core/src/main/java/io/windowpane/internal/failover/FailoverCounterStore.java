@@ -41,8 +41,8 @@ final class FailoverCounterStore extends MemberStores<CounterStore> implements C
   @Override
   public CompletionStage<EventTimeResult> addAtAsync(String key, long n, long atMillis,
       long maxAheadMillis) {
-    return chain.router.<EventTimeResult>route(true, 0,
-        i -> stores[i].addAtAsync(key, n, atMillis, maxAheadMillis), null).thenApply(a -> {
+    return chain.router.<EventTimeResult>route(null, true,
+        i -> stores[i].addAtAsync(key, n, atMillis, maxAheadMillis)).thenApply(a -> {
           EventTimeResult r = a.value();
           if (r.verdict() == EventTimeResult.Verdict.RECORDED) {
             chain.router.journalAt(journal, key, a.member(),
@@ -55,8 +55,8 @@ final class FailoverCounterStore extends MemberStores<CounterStore> implements C
   @Override
   public CompletionStage<List<EventTimeResult>> addAllAtAsync(List<String> keys, long n,
       long atMillis, long maxAheadMillis) {
-    return chain.router.<List<EventTimeResult>>route(true, 0,
-        i -> stores[i].addAllAtAsync(keys, n, atMillis, maxAheadMillis), null).thenApply(a -> {
+    return chain.router.<List<EventTimeResult>>route(null, true,
+        i -> stores[i].addAllAtAsync(keys, n, atMillis, maxAheadMillis)).thenApply(a -> {
           for (int k = 0; k < keys.size(); k++) {
             EventTimeResult r = a.value().get(k);
             if (r.verdict() == EventTimeResult.Verdict.RECORDED) {

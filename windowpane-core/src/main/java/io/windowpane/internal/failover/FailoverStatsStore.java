@@ -49,8 +49,8 @@ final class FailoverStatsStore extends MemberStores<StatsStore> implements Stats
   @Override
   public CompletionStage<EventTimeResult> recordAtAsync(String key, double[] values,
       long atMillis, long maxAheadMillis) {
-    return chain.router.<EventTimeResult>route(true, 0,
-        i -> stores[i].recordAtAsync(key, values, atMillis, maxAheadMillis), null).thenApply(a -> {
+    return chain.router.<EventTimeResult>route(null, true,
+        i -> stores[i].recordAtAsync(key, values, atMillis, maxAheadMillis)).thenApply(a -> {
           EventTimeResult r = a.value();
           if (r.verdict() == EventTimeResult.Verdict.RECORDED) {
             chain.router.journalAt(journal, key, a.member(),
