@@ -11,9 +11,6 @@ import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ConcurrentMap;
-import java.util.function.Function;
 
 /**
  * A counter's store that buffers this node's events per key and sends them in batches (see
@@ -36,18 +33,18 @@ import java.util.function.Function;
  * flight that were not used for S (bounded memory; a dropped view is marked dead under its
  * monitor, so no event is added to it afterwards).
  */
-public final class BufferingCounterStore extends Buffered implements CounterStore {
+final class BufferingCounterStore extends Buffered implements CounterStore {
 
   private static final long STALE = Long.MIN_VALUE;
 
   private final CounterStore engine;
-  private final ConcurrentMap<String, View> views = new ConcurrentHashMap<>();
+  private final KeyBuffers<View> views = new KeyBuffers<>(View::new);
 
   /**
    * A store over {@code engine}; {@code flusher} null means no periodic flush (tests call
    * {@link #flushRound()} and {@link #flush()} themselves).
    */
-  public BufferingCounterStore(String name, CounterStore engine, Buffering buffering,
+  BufferingCounterStore(String name, CounterStore engine, Buffering buffering,
       io.windowpane.internal.Periodic flusher) {
     super(name, buffering);
     this.engine = engine;
@@ -55,19 +52,26 @@ public final class BufferingCounterStore extends Buffered implements CounterStor
   }
 
   /** One key's state; every field guarded by the view's monitor. */
-  private static final class View {
-    final String key;
+  private static final class View extends KeyBuffers.Entry {
     long count;
     long readAt = STALE;
     long pending;
     long sent; // sequence of the last call sent
     long accepted; // sequence of the call whose answer is count
     final ArrayDeque<long[]> inFlight = new ArrayDeque<>(2); // {sequence, events}
-    long lastUsed;
-    boolean dead;
 
     View(String key) {
-      this.key = key;
+      super(key);
+    }
+
+    @Override
+    boolean hasPending() {
+      return pending > 0;
+    }
+
+    @Override
+    boolean hasInFlight() {
+      return !inFlight.isEmpty();
     }
 
     boolean fresh(long now, long staleness) {
@@ -110,21 +114,9 @@ public final class BufferingCounterStore extends Buffered implements CounterStor
     }
   }
 
-  private <T> T withView(String key, Function<View, T> f) {
-    while (true) {
-      View v = views.computeIfAbsent(key, View::new);
-      synchronized (v) {
-        if (!v.dead) {
-          return f.apply(v);
-        }
-      }
-    }
-  }
-
   private Step addStep(String key, long n) {
     long now = clock.millis();
-    return withView(key, v -> {
-      v.lastUsed = now;
+    return views.with(key, now, v -> {
       if (v.fresh(now, staleness)) {
         v.pending += n;
         counters.local.increment();
@@ -198,9 +190,7 @@ public final class BufferingCounterStore extends Buffered implements CounterStor
 
   @Override
   public void record(String key, long n) {
-    long now = clock.millis();
-    withView(key, v -> {
-      v.lastUsed = now;
+    views.with(key, clock.millis(), v -> {
       v.pending += n;
       counters.local.increment();
       return null;
@@ -209,8 +199,7 @@ public final class BufferingCounterStore extends Buffered implements CounterStor
 
   private Step countStep(String key) {
     long now = clock.millis();
-    return withView(key, v -> {
-      v.lastUsed = now;
+    return views.with(key, now, v -> {
       if (v.fresh(now, staleness)) {
         counters.local.increment();
         return Step.local(v.local());
@@ -299,15 +288,7 @@ public final class BufferingCounterStore extends Buffered implements CounterStor
 
   @Override
   public boolean holdsState(String key) {
-    View v = views.get(key);
-    if (v != null) {
-      synchronized (v) {
-        if (v.pending > 0 || !v.inFlight.isEmpty()) {
-          return true;
-        }
-      }
-    }
-    return engine.holdsState(key);
+    return views.holdsEvents(key) || engine.holdsState(key);
   }
 
   @Override
@@ -334,22 +315,8 @@ public final class BufferingCounterStore extends Buffered implements CounterStor
   public List<CompletableFuture<?>> flushRound() {
     long now = clock.millis();
     List<CompletableFuture<?>> started = new ArrayList<>();
-    for (View v : views.values()) {
-      Send send = null;
-      synchronized (v) {
-        if (v.dead) {
-          continue;
-        }
-        if (v.pending > 0) {
-          send = v.take(0, now);
-        } else if (v.inFlight.isEmpty() && now - v.lastUsed > staleness) {
-          v.dead = true;
-          views.remove(v.key, v);
-        }
-      }
-      if (send != null) {
-        started.add(sendAsync(send));
-      }
+    for (Send send : views.round(now, staleness, v -> v.take(0, now))) {
+      started.add(sendAsync(send)); // outside the view's monitor
     }
     return started;
   }
@@ -369,10 +336,9 @@ public final class BufferingCounterStore extends Buffered implements CounterStor
   }
 
   /** Keys this node holds a view for (tests: bounded memory). */
-  public int keys() {
+  int keys() {
     return views.size();
   }
-
 
   static Throwable unwrap(Throwable e) {
     while (e instanceof CompletionException && e.getCause() != null) {
