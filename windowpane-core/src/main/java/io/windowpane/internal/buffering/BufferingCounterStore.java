@@ -1,13 +1,11 @@
 package io.windowpane.internal.buffering;
 
 import io.windowpane.Buffering;
-import io.windowpane.TopKey;
 import io.windowpane.internal.Stages;
 import io.windowpane.spi.CounterStore;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
@@ -33,12 +31,11 @@ import java.util.concurrent.CompletionStage;
  * flight that were not used for S (bounded memory; a dropped view is marked dead under its
  * monitor, so no event is added to it afterwards).
  */
-final class BufferingCounterStore extends Buffered implements CounterStore {
+final class BufferingCounterStore extends BufferingStore<CounterStore, BufferingCounterStore.View>
+    implements CounterStore {
 
   private static final long STALE = Long.MIN_VALUE;
 
-  private final CounterStore engine;
-  private final KeyBuffers<View> views = new KeyBuffers<>(View::new);
 
   /**
    * A store over {@code engine}; {@code flusher} null means no periodic flush (tests call
@@ -46,13 +43,12 @@ final class BufferingCounterStore extends Buffered implements CounterStore {
    */
   BufferingCounterStore(String name, CounterStore engine, Buffering buffering,
       io.windowpane.internal.Periodic flusher) {
-    super(name, buffering);
-    this.engine = engine;
+    super(name, buffering, engine, COUNTERS, View::new);
     start(flusher);
   }
 
   /** One key's state; every field guarded by the view's monitor. */
-  private static final class View extends KeyBuffers.Entry {
+  static final class View extends KeyBuffers.Entry {
     long count;
     long readAt = STALE;
     long pending;
@@ -116,7 +112,7 @@ final class BufferingCounterStore extends Buffered implements CounterStore {
 
   private Step addStep(String key, long n) {
     long now = clock.millis();
-    return views.with(key, now, v -> {
+    return entries.with(key, now, v -> {
       if (v.fresh(now, staleness)) {
         v.pending += n;
         counters.local.increment();
@@ -190,7 +186,7 @@ final class BufferingCounterStore extends Buffered implements CounterStore {
 
   @Override
   public void record(String key, long n) {
-    views.with(key, clock.millis(), v -> {
+    entries.with(key, clock.millis(), v -> {
       v.pending += n;
       counters.local.increment();
       return null;
@@ -199,7 +195,7 @@ final class BufferingCounterStore extends Buffered implements CounterStore {
 
   private Step countStep(String key) {
     long now = clock.millis();
-    return views.with(key, now, v -> {
+    return entries.with(key, now, v -> {
       if (v.fresh(now, staleness)) {
         counters.local.increment();
         return Step.local(v.local());
@@ -287,21 +283,6 @@ final class BufferingCounterStore extends Buffered implements CounterStore {
   }
 
   @Override
-  public boolean holdsState(String key) {
-    return views.holdsEvents(key) || engine.holdsState(key);
-  }
-
-  @Override
-  public void cleanUp() {
-    engine.cleanUp();
-  }
-
-  @Override
-  public Optional<List<TopKey>> topKeys(int n) {
-    return engine.topKeys(n);
-  }
-
-  @Override
   public CompletionStage<Void> replayAsync(String key, long n, long atMillis, String replayId) {
     return engine.replayAsync(key, n, atMillis, replayId);
   }
@@ -315,7 +296,7 @@ final class BufferingCounterStore extends Buffered implements CounterStore {
   public List<CompletableFuture<?>> flushRound() {
     long now = clock.millis();
     List<CompletableFuture<?>> started = new ArrayList<>();
-    for (Send send : views.round(now, staleness, v -> v.take(0, now))) {
+    for (Send send : entries.round(now, staleness, v -> v.take(0, now))) {
       started.add(sendAsync(send)); // outside the view's monitor
     }
     return started;
@@ -333,11 +314,6 @@ final class BufferingCounterStore extends Buffered implements CounterStore {
       flushing.remove(f);
     });
     return f;
-  }
-
-  /** Keys this node holds a view for (tests: bounded memory). */
-  int keys() {
-    return views.size();
   }
 
   static Throwable unwrap(Throwable e) {

@@ -2,13 +2,11 @@ package io.windowpane.internal.buffering;
 
 import io.windowpane.Buffering;
 import io.windowpane.Summary;
-import io.windowpane.TopKey;
 import io.windowpane.internal.Stages;
 import io.windowpane.spi.StatsStore;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 
@@ -26,14 +24,13 @@ import java.util.concurrent.CompletionStage;
  * limit); a call that fails loses its values (counted), never resent. Keys idle for S with
  * nothing pending or in flight are dropped (marked dead under the monitor first).
  */
-final class BufferingStatsStore extends Buffered implements StatsStore {
+final class BufferingStatsStore extends BufferingStore<StatsStore, BufferingStatsStore.Pending>
+    implements StatsStore {
 
   /** Most values in one engine call. */
   static final int MAX_CALL = Buffering.MAX_PENDING;
 
-  private final StatsStore engine;
   private final int maxPending;
-  private final KeyBuffers<Pending> keys = new KeyBuffers<>(Pending::new);
 
   /**
    * A store over {@code engine}; {@code flusher} null means no periodic flush (tests call
@@ -41,14 +38,13 @@ final class BufferingStatsStore extends Buffered implements StatsStore {
    */
   BufferingStatsStore(String name, StatsStore engine, Buffering buffering,
       io.windowpane.internal.Periodic flusher) {
-    super(name, buffering);
-    this.engine = engine;
+    super(name, buffering, engine, STATS, Pending::new);
     this.maxPending = buffering.maxPending();
     start(flusher);
   }
 
   /** One key's buffer; every field guarded by its monitor. */
-  private static final class Pending extends KeyBuffers.Entry {
+  static final class Pending extends KeyBuffers.Entry {
     double[] values = new double[16];
     int size;
     final List<CompletableFuture<?>> inFlight = new ArrayList<>(2);
@@ -107,7 +103,7 @@ final class BufferingStatsStore extends Buffered implements StatsStore {
 
   @Override
   public void record(String key, double[] values) {
-    keys.with(key, clock.millis(), p -> {
+    entries.with(key, clock.millis(), p -> {
       p.append(values);
       counters.local.increment();
       if (p.size >= maxPending) {
@@ -125,7 +121,7 @@ final class BufferingStatsStore extends Buffered implements StatsStore {
 
   /** Sends {@code key}'s pending values; returns every call for the key still in flight. */
   private List<CompletableFuture<?>> flushKey(String key) {
-    Pending p = keys.get(key);
+    Pending p = entries.get(key);
     if (p == null) {
       return List.of();
     }
@@ -179,21 +175,6 @@ final class BufferingStatsStore extends Buffered implements StatsStore {
   }
 
   @Override
-  public boolean holdsState(String key) {
-    return keys.holdsEvents(key) || engine.holdsState(key);
-  }
-
-  @Override
-  public void cleanUp() {
-    engine.cleanUp();
-  }
-
-  @Override
-  public Optional<List<TopKey>> topKeys(int n) {
-    return engine.topKeys(n);
-  }
-
-  @Override
   public CompletionStage<Void> replayAsync(String key, double[] values, long atMillis,
       String replayId) {
     return engine.replayAsync(key, values, atMillis, replayId);
@@ -206,15 +187,11 @@ final class BufferingStatsStore extends Buffered implements StatsStore {
   @Override
   public List<CompletableFuture<?>> flushRound() {
     List<CompletableFuture<?>> started = new ArrayList<>();
-    keys.round(clock.millis(), staleness, p -> {
+    entries.round(clock.millis(), staleness, p -> {
       sendLocked(p, started); // sent under the key's monitor: see the design note
       return null;
     });
     return started;
   }
 
-  /** Keys this node holds a buffer for (tests: bounded memory). */
-  int keys() {
-    return keys.size();
-  }
 }
