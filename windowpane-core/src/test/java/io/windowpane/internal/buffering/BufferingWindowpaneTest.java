@@ -37,10 +37,12 @@ class BufferingWindowpaneTest {
   private final Buffering buffering = Buffering.of(Duration.ofMinutes(1)).clock(clock);
   private final CounterStore counts = engine.counterStore("c", HOUR);
   private final StatsStore values = engine.statsStore("s", MINUTE);
+  private final List<Object> asked = new ArrayList<>(); // the specs unclosed() was asked for
 
   /**
    * The engine, with close left to the test (so it can read what a closed Windowpane sent); the
-   * windows "c" and "s" are {@link #counts} and {@link #values}.
+   * windows "c" and "s" are {@link #counts} and {@link #values}; the specs asked for go to
+   * {@link #asked}.
    */
   private Engine unclosed() {
     return new Engine() {
@@ -51,6 +53,7 @@ class BufferingWindowpaneTest {
 
       @Override
       public CounterStore counterStore(String name, WindowSpec spec) {
+        asked.add(spec);
         return name.equals("c") ? counts : engine.counterStore(name, spec);
       }
 
@@ -61,6 +64,7 @@ class BufferingWindowpaneTest {
 
       @Override
       public StatsStore statsStore(String name, StatsSpec spec) {
+        asked.add(spec);
         return name.equals("s") ? values : engine.statsStore(name, spec);
       }
 
@@ -135,34 +139,7 @@ class BufferingWindowpaneTest {
 
   @Test
   void theEngine_getsTheWindowWithoutBuffering() {
-    List<Object> asked = new ArrayList<>();
-    Engine recording = new Engine() {
-      @Override
-      public String name() {
-        return "recording";
-      }
-
-      @Override
-      public CounterStore counterStore(String name, WindowSpec spec) {
-        asked.add(spec);
-        return engine.counterStore(name, spec);
-      }
-
-      @Override
-      public LimiterStore limiterStore(String name, Quota quota) {
-        return engine.limiterStore(name, quota);
-      }
-
-      @Override
-      public StatsStore statsStore(String name, StatsSpec spec) {
-        asked.add(spec);
-        return engine.statsStore(name, spec);
-      }
-
-      @Override
-      public void close() {}
-    };
-    try (Windowpane wp = Windowpane.using(recording)) {
+    try (Windowpane wp = Windowpane.using(unclosed())) {
       WindowCounter c = wp.counter("bc", HOUR.withBuffering(buffering));
       WindowStats s = wp.stats("bs", MINUTE.withBuffering(buffering));
       assertThat(asked).containsExactly(HOUR, MINUTE);
