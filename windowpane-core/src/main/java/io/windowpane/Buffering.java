@@ -1,15 +1,15 @@
 package io.windowpane;
 
-import io.windowpane.internal.Checks;
+import io.windowpane.spi.Checks;
 import java.time.Duration;
 import java.util.Objects;
 
 /**
  * Local buffering of a counter's events or a statistics window's values, for hot keys (see
- * docs/leasing.md, "Counters and statistics: buffering"): passed to
- * {@link Windowpane#counter(String, WindowSpec, Buffering)} or
- * {@link Windowpane#stats(String, StatsSpec, Buffering)}. Off unless asked for. Immutable;
- * every setter validates at once and returns a new value.
+ * docs/leasing.md, "Counters and statistics: buffering"), set on a window's spec:
+ * {@link WindowSpec#withBuffering(Buffering)} for a counter,
+ * {@link StatsSpec#withBuffering(Buffering)} for a statistics window. Off unless asked for.
+ * Immutable; every setter validates at once and returns a new value.
  *
  * <p>With a staleness bound S, this node sends its buffered events to the engine every S/2 (a
  * background thread), so the engine records them at most S/2 plus one engine call late; a

@@ -1,5 +1,6 @@
 package io.windowpane;
 
+import io.windowpane.internal.ApiAccess;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;
@@ -30,6 +31,7 @@ public final class Decision {
     for (int i = 0; i < ALLOWED.length; i++) {
       ALLOWED[i] = new Decision(true, i, null, 0);
     }
+    ApiAccess.decisions(Decision::answeredBy);
   }
 
   private final boolean allowed;
@@ -55,10 +57,10 @@ public final class Decision {
 
   /**
    * This decision as answered by {@code engine} ({@link #engine()}), a fallback or last resort
-   * when {@code degraded}. A failover chain stamps its members' answers with it; it allocates,
-   * so the chain caches the common allowed answers.
+   * when {@code degraded}. A failover chain stamps its members' answers with it (through
+   * {@link ApiAccess}); it allocates, so the chain caches the common allowed answers.
    */
-  public Decision answeredBy(String engine, boolean degraded) {
+  private Decision answeredBy(String engine, boolean degraded) {
     return new Decision(allowed, remaining, deniedBy, retryAfterMillis,
         Objects.requireNonNull(engine, "engine"), degraded);
   }

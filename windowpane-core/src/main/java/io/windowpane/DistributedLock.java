@@ -1,8 +1,8 @@
 package io.windowpane;
 
-import io.windowpane.internal.Checks;
 import io.windowpane.internal.lock.LockScheduler;
 import io.windowpane.internal.lock.Waiting;
+import io.windowpane.spi.Checks;
 import io.windowpane.spi.LockStore;
 import java.time.Duration;
 import java.util.Optional;

@@ -1,6 +1,6 @@
 package io.windowpane;
 
-import io.windowpane.internal.Checks;
+import io.windowpane.spi.Checks;
 import java.time.Duration;
 
 /**

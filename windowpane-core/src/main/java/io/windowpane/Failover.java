@@ -1,13 +1,13 @@
 package io.windowpane;
 
-import io.windowpane.internal.Checks;
 import io.windowpane.internal.failover.Chain;
 import io.windowpane.internal.failover.FailoverSettings;
+import io.windowpane.spi.Checks;
 import io.windowpane.spi.CounterStore;
 import io.windowpane.spi.DeferredEngine;
-import io.windowpane.spi.GroupRequest;
 import io.windowpane.spi.Engine;
 import io.windowpane.spi.EngineObserver;
+import io.windowpane.spi.GroupRequest;
 import io.windowpane.spi.LimiterStore;
 import io.windowpane.spi.LockStore;
 import io.windowpane.spi.StatsStore;

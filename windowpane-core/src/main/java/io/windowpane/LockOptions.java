@@ -1,7 +1,7 @@
 package io.windowpane;
 
-import io.windowpane.internal.Checks;
-import io.windowpane.internal.Durations;
+import io.windowpane.spi.Checks;
+import io.windowpane.spi.Durations;
 import java.time.Duration;
 import java.util.Objects;
 

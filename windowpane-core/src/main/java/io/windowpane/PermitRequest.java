@@ -1,6 +1,6 @@
 package io.windowpane;
 
-import io.windowpane.internal.Checks;
+import io.windowpane.spi.Checks;
 
 /**
  * One member of an all-or-nothing group: {@code permits} of {@code key} on {@code limiter}, for

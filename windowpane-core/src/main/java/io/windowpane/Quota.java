@@ -1,6 +1,6 @@
 package io.windowpane;
 
-import io.windowpane.internal.Checks;
+import io.windowpane.spi.Checks;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -70,6 +70,10 @@ public final class Quota {
       if (limit.window().topKeys() != 0) {
         throw new IllegalArgumentException("top keys are set on the quota (Quota.withTopKeys), "
             + "not on a limit's window; " + limit + " has them");
+      }
+      if (limit.window().buffering().isPresent()) {
+        throw new IllegalArgumentException("buffering is for counters and statistics windows; "
+            + "a limiter's hot keys take leasing (Quota.withLeasing); " + limit + " has it");
       }
     }
     for (Limit limit : copy) {

@@ -1,7 +1,7 @@
 package io.windowpane;
 
-import io.windowpane.internal.Checks;
 import io.windowpane.internal.leasing.LeasingLimiterStore;
+import io.windowpane.spi.Checks;
 import io.windowpane.spi.Grant;
 import io.windowpane.spi.LimiterStore;
 import java.util.List;

@@ -1,9 +1,10 @@
 package io.windowpane;
 
-import io.windowpane.internal.Checks;
-import io.windowpane.internal.Durations;
+import io.windowpane.spi.Checks;
+import io.windowpane.spi.Durations;
 import java.time.Duration;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * The shape of a statistics window: a histogram window over sliding panes (the default kind:
@@ -28,6 +29,12 @@ import java.util.Objects;
  * {@code (t - W, t]}, at most {@link #maxValues()} of them (a record that would pass the bound
  * fails with {@link WindowpaneException} and records nothing). Cost: about 56 bytes per value in
  * the local engine and about 118 in Redis (measured), and a summary moves every value.
+ *
+ * <p>Options are set on the spec with {@code withX(...)} methods that return a new spec, as on
+ * {@link WindowSpec}: {@link #withTopKeys(int)}, {@link #withBuffering(Buffering)} (this node's
+ * values buffered per key and sent in batches; docs/leasing.md, "Counters and statistics:
+ * buffering"), and the kind's own {@link #withRelativeAccuracy}, {@link #withTrackedRange},
+ * {@link #withMaxValues}.
  */
 public final class StatsSpec {
 
@@ -41,16 +48,19 @@ public final class StatsSpec {
   private final LogBuckets buckets; // null for exact windows
   private final int maxValues; // 0 for histogram windows
   private final int topKeys; // 0: off
+  private final Buffering buffering; // null: off
 
   private StatsSpec(WindowSpec window, LogBuckets buckets, int maxValues) {
-    this(window, buckets, maxValues, 0);
+    this(window, buckets, maxValues, 0, null);
   }
 
-  private StatsSpec(WindowSpec window, LogBuckets buckets, int maxValues, int topKeys) {
+  private StatsSpec(WindowSpec window, LogBuckets buckets, int maxValues, int topKeys,
+      Buffering buffering) {
     this.window = window;
     this.buckets = buckets;
     this.maxValues = maxValues;
     this.topKeys = topKeys;
+    this.buffering = buffering;
   }
 
   /**
@@ -61,7 +71,7 @@ public final class StatsSpec {
    */
   public StatsSpec withTopKeys(int counters) {
     Checks.inRange("counters", counters, 1, TopKey.MAX_COUNTERS);
-    return new StatsSpec(window, buckets, maxValues, counters);
+    return new StatsSpec(window, buckets, maxValues, counters, buffering);
   }
 
   /** {@link #withTopKeys(int)} with {@value TopKey#DEFAULT_COUNTERS} counters. */
@@ -79,12 +89,36 @@ public final class StatsSpec {
    * ({@link WindowStats#record(String, double, long)}); see {@link WindowSpec#withEventTime}.
    */
   public StatsSpec withEventTime(EventTime rules) {
-    return new StatsSpec(window.withEventTime(rules), buckets, maxValues, topKeys);
+    return new StatsSpec(window.withEventTime(rules), buckets, maxValues, topKeys, buffering);
   }
 
   /** The rules for values that carry their own time; {@link EventTime#defaults()} unless set. */
   public EventTime eventTime() {
     return window.eventTime();
+  }
+
+  /**
+   * This window with buffering on: a statistics window over it buffers this node's values per
+   * key and sends them in batches (up to {@link Buffering#maxPending()} values per key before an
+   * early send); a summary first sends this node's values for the key (see {@link Buffering} and
+   * docs/leasing.md, "Counters and statistics: buffering"). The engine's store sees the window
+   * without it.
+   *
+   * @throws IllegalArgumentException if {@code buffering} is null
+   */
+  public StatsSpec withBuffering(Buffering buffering) {
+    Checks.notNull("buffering", buffering);
+    return new StatsSpec(window, buckets, maxValues, topKeys, buffering);
+  }
+
+  /** This window with buffering off (the default). */
+  public StatsSpec withoutBuffering() {
+    return buffering == null ? this : new StatsSpec(window, buckets, maxValues, topKeys, null);
+  }
+
+  /** The buffering options; empty when buffering is off (the default). */
+  public Optional<Buffering> buffering() {
+    return Optional.ofNullable(buffering);
   }
 
   /**
@@ -104,7 +138,7 @@ public final class StatsSpec {
   public StatsSpec withRelativeAccuracy(double relativeAccuracy) {
     requireHistogram("relativeAccuracy");
     return new StatsSpec(window, LogBuckets.of(relativeAccuracy, buckets.minMagnitude(),
-        buckets.maxMagnitude()), 0, topKeys);
+        buckets.maxMagnitude()), 0, topKeys, buffering);
   }
 
   /**
@@ -115,7 +149,7 @@ public final class StatsSpec {
   public StatsSpec withTrackedRange(double minMagnitude, double maxMagnitude) {
     requireHistogram("trackedRange");
     return new StatsSpec(window, LogBuckets.of(buckets.relativeAccuracy(), minMagnitude,
-        maxMagnitude), 0, topKeys);
+        maxMagnitude), 0, topKeys, buffering);
   }
 
   /** This exact window with another bound on its values per key (1 to {@value #MAX_VALUES}). */
@@ -125,7 +159,7 @@ public final class StatsSpec {
           + this);
     }
     return new StatsSpec(window, null, (int) Checks.inRange("maxValues", maxValues, 1,
-        MAX_VALUES), topKeys);
+        MAX_VALUES), topKeys, buffering);
   }
 
   private void requireHistogram(String argument) {
@@ -167,19 +201,22 @@ public final class StatsSpec {
     }
     StatsSpec that = (StatsSpec) o;
     return window.equals(that.window) && Objects.equals(buckets, that.buckets)
-        && maxValues == that.maxValues && topKeys == that.topKeys;
+        && maxValues == that.maxValues && topKeys == that.topKeys
+        && Objects.equals(buffering, that.buffering);
   }
 
   @Override
   public int hashCode() {
-    return topKeys == 0 ? Objects.hash(window, buckets, maxValues)
+    int h = topKeys == 0 ? Objects.hash(window, buckets, maxValues)
         : Objects.hash(window, buckets, maxValues, topKeys);
+    return buffering == null ? h : 31 * h + buffering.hashCode();
   }
 
   @Override
   public String toString() {
     return describe() + (topKeys == 0 ? "" : " with top keys " + topKeys)
-        + (eventTime().equals(EventTime.defaults()) ? "" : " with " + eventTime());
+        + (eventTime().equals(EventTime.defaults()) ? "" : " with " + eventTime())
+        + (buffering == null ? "" : " with " + buffering);
   }
 
   private String describe() {

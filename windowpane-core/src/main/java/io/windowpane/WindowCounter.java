@@ -1,7 +1,7 @@
 package io.windowpane;
 
-import io.windowpane.internal.Checks;
 import io.windowpane.internal.buffering.Buffered;
+import io.windowpane.spi.Checks;
 import io.windowpane.spi.CounterStore;
 import java.util.List;
 import java.util.Optional;
@@ -23,18 +23,13 @@ public final class WindowCounter {
   private final String name;
   private final WindowSpec spec;
   private final CounterStore store;
-  private final Buffering buffering; // null when not buffering
   private final LateEvents late;
 
+  /** {@code store} is the engine's, or a buffering store over it when {@code spec} buffers. */
   WindowCounter(String name, WindowSpec spec, CounterStore store) {
-    this(name, spec, store, null);
-  }
-
-  WindowCounter(String name, WindowSpec spec, CounterStore store, Buffering buffering) {
     this.name = name;
     this.spec = spec;
     this.store = store;
-    this.buffering = buffering;
     this.late = new LateEvents(spec);
   }
 
@@ -53,11 +48,6 @@ public final class WindowCounter {
   /** The buffering's counters since this window was made; empty when not buffering. */
   public Optional<BufferStats> bufferStats() {
     return store instanceof Buffered ? Optional.of(((Buffered) store).stats()) : Optional.empty();
-  }
-
-  /** The buffering asked for when this window was made; empty when not buffering. */
-  public Optional<Buffering> buffering() {
-    return Optional.ofNullable(buffering);
   }
 
   /** Records one event now; returns the window count including it. */

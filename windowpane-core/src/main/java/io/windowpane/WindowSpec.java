@@ -1,9 +1,10 @@
 package io.windowpane;
 
-import io.windowpane.internal.Checks;
-import io.windowpane.internal.Durations;
+import io.windowpane.spi.Checks;
+import io.windowpane.spi.Durations;
 import java.time.Duration;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * The shape of a sliding window: its length {@code W}, its panes {@code P} (so its resolution
@@ -16,11 +17,18 @@ import java.util.Objects;
  *
  * <p>State for a key disappears at most {@link #expiryMillis() W + r} after its last event.
  *
- * <p>Top keys: a counter over {@link #withTopKeys(int)} keeps a heavy-hitters sketch of its keys
- * and answers {@link WindowCounter#top}; off by default (it costs a lock per event when on).
- *
- * <p>Event time: {@link #withEventTime(EventTime)} sets how a counter takes events that carry
- * their own time ({@link WindowCounter#add(String, long, long)}).
+ * <p>Options are set on the spec, each with a {@code withX(...)} method that returns a new spec
+ * (and a {@code withoutX()} to turn it off), like every per-window option of windowpane:
+ * <ul>
+ *   <li>Top keys: a counter over {@link #withTopKeys(int)} keeps a heavy-hitters sketch of its
+ *       keys and answers {@link WindowCounter#top}; off by default (it costs a lock per event
+ *       when on).
+ *   <li>Buffering: a counter over {@link #withBuffering(Buffering)} buffers this node's events
+ *       per key and sends them in batches (docs/leasing.md, "Counters and statistics:
+ *       buffering"); off by default.
+ *   <li>Event time: {@link #withEventTime(EventTime)} sets how a counter takes events that carry
+ *       their own time ({@link WindowCounter#add(String, long, long)}).
+ * </ul>
  */
 public final class WindowSpec {
 
@@ -34,23 +42,26 @@ public final class WindowSpec {
   private final int panes;
   private final Algorithm algorithm;
   private final int topKeys; // counters per pane of the top-keys sketch; 0: off
+  private final Buffering buffering; // null: off
   private final EventTime eventTime; // defaults() unless set by withEventTime
 
   private WindowSpec(long windowMillis, int panes, Algorithm algorithm) {
-    this(windowMillis, panes, algorithm, 0);
-  }
-
-  private WindowSpec(long windowMillis, int panes, Algorithm algorithm, int topKeys) {
-    this(windowMillis, panes, algorithm, topKeys, EventTime.defaults());
+    this(windowMillis, panes, algorithm, 0, null);
   }
 
   private WindowSpec(long windowMillis, int panes, Algorithm algorithm, int topKeys,
-      EventTime eventTime) {
+      Buffering buffering) {
+    this(windowMillis, panes, algorithm, topKeys, buffering, EventTime.defaults());
+  }
+
+  private WindowSpec(long windowMillis, int panes, Algorithm algorithm, int topKeys,
+      Buffering buffering, EventTime eventTime) {
     this.eventTime = eventTime;
     this.windowMillis = windowMillis;
     this.panes = panes;
     this.algorithm = algorithm;
     this.topKeys = topKeys;
+    this.buffering = buffering;
   }
 
   /**
@@ -64,7 +75,7 @@ public final class WindowSpec {
    */
   public WindowSpec withTopKeys(int counters) {
     Checks.inRange("counters", counters, 1, TopKey.MAX_COUNTERS);
-    return new WindowSpec(windowMillis, panes, algorithm, counters, eventTime);
+    return new WindowSpec(windowMillis, panes, algorithm, counters, buffering, eventTime);
   }
 
   /** {@link #withTopKeys(int)} with {@value TopKey#DEFAULT_COUNTERS} counters. */
@@ -80,7 +91,33 @@ public final class WindowSpec {
   /** This window with top keys off. */
   public WindowSpec withoutTopKeys() {
     return topKeys == 0 ? this
-        : new WindowSpec(windowMillis, panes, algorithm, 0, eventTime);
+        : new WindowSpec(windowMillis, panes, algorithm, 0, buffering, eventTime);
+  }
+
+  /**
+   * This window, for a counter, with buffering on: a counter over it buffers this node's events
+   * per key and sends them to the engine in batches, answering from the engine's last count
+   * while it is at most {@link Buffering#maxStaleness()} old (see {@link Buffering} and
+   * docs/leasing.md, "Counters and statistics: buffering"). The engine's store sees the window
+   * without it. A limiter's hot keys take {@link Quota#withLeasing leasing} instead: a limit's
+   * window with buffering is refused by {@link Quota#of}.
+   *
+   * @throws IllegalArgumentException if {@code buffering} is null
+   */
+  public WindowSpec withBuffering(Buffering buffering) {
+    Checks.notNull("buffering", buffering);
+    return new WindowSpec(windowMillis, panes, algorithm, topKeys, buffering, eventTime);
+  }
+
+  /** This window with buffering off (the default). */
+  public WindowSpec withoutBuffering() {
+    return buffering == null ? this
+        : new WindowSpec(windowMillis, panes, algorithm, topKeys, null, eventTime);
+  }
+
+  /** The buffering options; empty when buffering is off (the default). */
+  public Optional<Buffering> buffering() {
+    return Optional.ofNullable(buffering);
   }
 
   /**
@@ -90,7 +127,7 @@ public final class WindowSpec {
    */
   public WindowSpec withEventTime(EventTime rules) {
     Checks.notNull("rules", rules);
-    return new WindowSpec(windowMillis, panes, algorithm, topKeys, rules);
+    return new WindowSpec(windowMillis, panes, algorithm, topKeys, buffering, rules);
   }
 
   /** The rules for events that carry their own time; {@link EventTime#defaults()} unless set. */
@@ -192,13 +229,15 @@ public final class WindowSpec {
     }
     WindowSpec that = (WindowSpec) o;
     return windowMillis == that.windowMillis && panes == that.panes && algorithm == that.algorithm
-        && topKeys == that.topKeys && eventTime.equals(that.eventTime);
+        && topKeys == that.topKeys && Objects.equals(buffering, that.buffering)
+        && eventTime.equals(that.eventTime);
   }
 
   @Override
   public int hashCode() {
-    return topKeys == 0 ? Objects.hash(windowMillis, panes, algorithm)
+    int h = topKeys == 0 ? Objects.hash(windowMillis, panes, algorithm)
         : Objects.hash(windowMillis, panes, algorithm, topKeys);
+    return buffering == null ? h : 31 * h + buffering.hashCode();
   }
 
   @Override
@@ -206,6 +245,7 @@ public final class WindowSpec {
     return algorithm + "(" + Durations.format(windowMillis)
         + (algorithm == Algorithm.SLIDING_PANES ? " / " + panes + " panes" : "")
         + (topKeys == 0 ? "" : ", top keys " + topKeys)
+        + (buffering == null ? "" : ", " + buffering)
         + (eventTime.equals(EventTime.defaults()) ? "" : ", " + eventTime) + ")";
   }
 }

@@ -1,7 +1,7 @@
 package io.windowpane;
 
-import io.windowpane.internal.Checks;
 import io.windowpane.internal.buffering.Buffered;
+import io.windowpane.spi.Checks;
 import io.windowpane.spi.StatsStore;
 import java.util.List;
 import java.util.Optional;
@@ -31,18 +31,13 @@ public final class WindowStats {
   private final String name;
   private final StatsSpec spec;
   private final StatsStore store;
-  private final Buffering buffering; // null when not buffering
   private final LateEvents late;
 
+  /** {@code store} is the engine's, or a buffering store over it when {@code spec} buffers. */
   WindowStats(String name, StatsSpec spec, StatsStore store) {
-    this(name, spec, store, null);
-  }
-
-  WindowStats(String name, StatsSpec spec, StatsStore store, Buffering buffering) {
     this.name = name;
     this.spec = spec;
     this.store = store;
-    this.buffering = buffering;
     this.late = new LateEvents(spec.window());
   }
 
@@ -61,11 +56,6 @@ public final class WindowStats {
   /** The buffering's counters since this window was made; empty when not buffering. */
   public Optional<BufferStats> bufferStats() {
     return store instanceof Buffered ? Optional.of(((Buffered) store).stats()) : Optional.empty();
-  }
-
-  /** The buffering asked for when this window was made; empty when not buffering. */
-  public Optional<Buffering> buffering() {
-    return Optional.ofNullable(buffering);
   }
 
   /** Records one value now. */

@@ -1,19 +1,19 @@
 package io.windowpane;
 
-import io.windowpane.internal.Checks;
 import io.windowpane.internal.Periodic;
-import io.windowpane.internal.buffering.Buffered;
-import io.windowpane.internal.buffering.BufferingCounterStore;
-import io.windowpane.internal.buffering.BufferingStatsStore;
+import io.windowpane.internal.buffering.Buffers;
 import io.windowpane.internal.leasing.LeasingLimiterStore;
-import io.windowpane.internal.lock.LockScheduler;
 import io.windowpane.internal.local.LocalEngine;
 import io.windowpane.internal.observe.ObservedLimiterStore;
+import io.windowpane.internal.lock.LockScheduler;
+import io.windowpane.spi.Checks;
+import io.windowpane.spi.CounterStore;
 import io.windowpane.spi.Engine;
 import io.windowpane.spi.EngineObserver;
 import io.windowpane.spi.GroupRequest;
 import io.windowpane.spi.LimiterStore;
 import io.windowpane.spi.LockStore;
+import io.windowpane.spi.StatsStore;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -39,6 +39,11 @@ import java.util.function.Supplier;
  * <p>Statistics: {@code wp.stats("latency", StatsSpec.histogram(Duration.ofMinutes(1), 12))}
  * gives a {@link WindowStats}.
  *
+ * <p>Per-window options live on the spec, set with {@code withX(...)}: top keys
+ * ({@link WindowSpec#withTopKeys}, {@link Quota#withTopKeys}), buffering
+ * ({@link WindowSpec#withBuffering}, {@link StatsSpec#withBuffering}), leasing
+ * ({@link Quota#withLeasing}).
+ *
  * <p>Locks: {@code wp.lock("nightly-report", LockOptions.defaults())} gives a
  * {@link DistributedLock} (see docs/locks.md).
  *
@@ -53,8 +58,7 @@ public final class Windowpane implements AutoCloseable {
   private volatile LockScheduler lockScheduler; // started by the first lock
   private Periodic sweeper; // started by the first leasing limiter; guarded by leasing
   private final java.util.List<LeasingLimiterStore> leasing = new java.util.ArrayList<>();
-  private Periodic flusher; // started by the first buffering window; guarded by buffered
-  private final List<Buffered> buffered = new ArrayList<>();
+  private final Buffers buffers = new Buffers();
 
   private Windowpane(Engine engine, EngineObserver observer) {
     this.engine = engine;
@@ -98,25 +102,20 @@ public final class Windowpane implements AutoCloseable {
         name, engine instanceof Failover ? null : engine.name());
   }
 
-  /** A sliding-window counter named {@code name}. */
-  public WindowCounter counter(String name, WindowSpec spec) {
-    return sameBuffering(named("counter", name, "spec", spec, WindowCounter::spec,
-        () -> new WindowCounter(name, spec, engine.counterStore(name, spec))),
-        name, null, WindowCounter::buffering);
-  }
-
   /**
-   * A sliding-window counter named {@code name} that buffers this node's events per key and
-   * sends them in batches, answering from the engine's last count while it is at most
-   * {@link Buffering#maxStaleness()} old (docs/leasing.md, "Counters and statistics:
-   * buffering"). The same name with another buffering, or none, is refused.
+   * A sliding-window counter named {@code name}. With {@link WindowSpec#withBuffering buffering}
+   * on, it buffers this node's events per key and sends them in batches, answering from the
+   * engine's last count while it is at most {@link Buffering#maxStaleness()} old
+   * (docs/leasing.md, "Counters and statistics: buffering"); the engine's store is made for the
+   * window without buffering. The same name with another spec (another buffering, or none,
+   * included) is refused.
    */
-  public WindowCounter counter(String name, WindowSpec spec, Buffering buffering) {
-    Checks.notNull("buffering", buffering);
-    return sameBuffering(named("counter", name, "spec", spec, WindowCounter::spec,
-        () -> new WindowCounter(name, spec, buffered(
-            f -> new BufferingCounterStore(name, engine.counterStore(name, spec), buffering,
-                f)), buffering)), name, buffering, WindowCounter::buffering);
+  public WindowCounter counter(String name, WindowSpec spec) {
+    return named("counter", name, "spec", spec, WindowCounter::spec, () -> {
+      CounterStore store = engine.counterStore(name, spec.withoutBuffering());
+      return new WindowCounter(name, spec, spec.buffering()
+          .map(b -> buffers.counter(name, store, b)).orElse(store));
+    });
   }
 
   /**
@@ -294,49 +293,20 @@ public final class Windowpane implements AutoCloseable {
         "tryAcquireAllOrNothing", () -> engine.tryAcquireAllOrNothingAsync(members));
   }
 
-  /** A statistics window named {@code name}: count, sum, mean, min, max, quantiles. */
-  public WindowStats stats(String name, StatsSpec spec) {
-    return sameBuffering(named("statistics window", name, "spec", spec, WindowStats::spec,
-        () -> new WindowStats(name, spec, engine.statsStore(name, spec))),
-        name, null, WindowStats::buffering);
-  }
-
   /**
-   * A statistics window named {@code name} that buffers this node's values per key and sends
-   * them in batches; a summary first sends this node's values for the key (docs/leasing.md,
-   * "Counters and statistics: buffering"). The same name with another buffering, or none, is
-   * refused.
+   * A statistics window named {@code name}: count, sum, mean, min, max, quantiles. With
+   * {@link StatsSpec#withBuffering buffering} on, it buffers this node's values per key and
+   * sends them in batches; a summary first sends this node's values for the key
+   * (docs/leasing.md, "Counters and statistics: buffering"); the engine's store is made for the
+   * window without buffering. The same name with another spec (another buffering, or none,
+   * included) is refused.
    */
-  public WindowStats stats(String name, StatsSpec spec, Buffering buffering) {
-    Checks.notNull("buffering", buffering);
-    return sameBuffering(named("statistics window", name, "spec", spec, WindowStats::spec,
-        () -> new WindowStats(name, spec, buffered(
-            f -> new BufferingStatsStore(name, engine.statsStore(name, spec), buffering, f)),
-            buffering)), name, buffering, WindowStats::buffering);
-  }
-
-  /** Makes a buffering store on this {@code Windowpane}'s flusher and keeps it for close. */
-  private <S extends Buffered> S buffered(Function<Periodic, S> make) {
-    synchronized (buffered) {
-      if (flusher == null) {
-        flusher = new Periodic("windowpane-buffering");
-      }
-      S store = make.apply(flusher);
-      buffered.add(store);
-      return store;
-    }
-  }
-
-  /** Refuses {@code made} when it was made with another buffering than {@code wanted}. */
-  private static <T> T sameBuffering(T made, String name, Buffering wanted,
-      Function<T, Optional<Buffering>> bufferingOf) {
-    Optional<Buffering> existing = bufferingOf.apply(made);
-    if (!existing.equals(Optional.ofNullable(wanted))) {
-      throw new IllegalArgumentException("name '" + name + "' already names a window with "
-          + existing.map(Object::toString).orElse("no buffering") + ", not "
-          + (wanted == null ? "no buffering" : wanted));
-    }
-    return made;
+  public WindowStats stats(String name, StatsSpec spec) {
+    return named("statistics window", name, "spec", spec, WindowStats::spec, () -> {
+      StatsStore store = engine.statsStore(name, spec.withoutBuffering());
+      return new WindowStats(name, spec, spec.buffering()
+          .map(b -> buffers.stats(name, store, b)).orElse(store));
+    });
   }
 
   /**
@@ -424,19 +394,7 @@ public final class Windowpane implements AutoCloseable {
    */
   @Override
   public void close() {
-    synchronized (buffered) {
-      try {
-        for (Buffered b : buffered) {
-          b.close();
-        }
-      } finally {
-        buffered.clear();
-        if (flusher != null) {
-          flusher.close();
-          flusher = null;
-        }
-      }
-    }
+    buffers.close();
     synchronized (leasing) {
       for (LeasingLimiterStore l : leasing) {
         l.close();

@@ -83,6 +83,6 @@ public final class Durations {
   /** {@code d} in the largest unit that divides it: 250ms, 1s, 90s, 10m, 1h, 2d; zero is 0s. */
   public static String format(Duration d) {
     long millis = d.toMillis();
-    return millis == 0 ? "0s" : io.windowpane.internal.Durations.format(millis);
+    return millis == 0 ? "0s" : io.windowpane.spi.Durations.format(millis);
   }
 }

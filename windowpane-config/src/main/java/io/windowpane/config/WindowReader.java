@@ -6,7 +6,7 @@ import io.windowpane.Limit;
 import io.windowpane.Quota;
 import io.windowpane.StatsSpec;
 import io.windowpane.WindowSpec;
-import io.windowpane.internal.Checks;
+import io.windowpane.spi.Checks;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

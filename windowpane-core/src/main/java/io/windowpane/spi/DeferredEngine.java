@@ -4,7 +4,6 @@ import io.windowpane.Quota;
 import io.windowpane.StatsSpec;
 import io.windowpane.WindowSpec;
 import io.windowpane.WindowpaneException;
-import io.windowpane.internal.Checks;
 import io.windowpane.internal.deferred.DeferredStores;
 import java.lang.System.Logger.Level;
 import java.util.Optional;

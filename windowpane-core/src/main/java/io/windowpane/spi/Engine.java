@@ -16,6 +16,11 @@ import java.util.concurrent.CompletionStage;
  * failures surface as {@link io.windowpane.WindowpaneException} subclasses with the cause
  * attached, after the engine's timeouts, never as a hang. Every engine must pass the
  * conformance suite in {@code windowpane-testkit}.
+ *
+ * <p>Helpers for implementors, in this package: {@link Checks} (the API's argument checks and
+ * messages, for an engine's own options), {@link AllOrNothing} (the engine-neutral group
+ * algorithm, {@link #tryAcquireAllOrNothingAsync}'s default) and {@link Durations} (the notation
+ * of window lengths in names and messages).
  */
 public interface Engine extends AutoCloseable {
 
@@ -117,7 +122,7 @@ public interface Engine extends AutoCloseable {
    */
   default CompletionStage<Optional<io.windowpane.GroupDecision>> tryAcquireAllOrNothingAsync(
       java.util.List<GroupRequest> requests) {
-    return io.windowpane.internal.AllOrNothing.acquire(requests);
+    return AllOrNothing.acquire(requests);
   }
 
   /**

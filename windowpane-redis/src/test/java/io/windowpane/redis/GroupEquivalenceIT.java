@@ -7,8 +7,8 @@ import io.windowpane.Limit;
 import io.windowpane.ManualClock;
 import io.windowpane.Quota;
 import io.windowpane.WindowSpec;
-import io.windowpane.internal.AllOrNothing;
-import io.windowpane.internal.local.LocalEngine;
+import io.windowpane.Windowpane;
+import io.windowpane.spi.AllOrNothing;
 import io.windowpane.spi.Engine;
 import io.windowpane.spi.GroupRequest;
 import io.windowpane.spi.LimiterStore;
@@ -101,7 +101,8 @@ class GroupEquivalenceIT {
     String prefix = "eq" + seed + "-";
     try (RedisEngine oneCall = TestEngines.redisEngine(redis, clock, 0);
         RedisEngine leases = TestEngines.redisEngine(redis, clock, 1);
-        LocalEngine local = new LocalEngine(clock, 10_000, 1_000)) {
+        Engine local = Windowpane.localBuilder().clock(clock).maxKeys(10_000)
+            .sweepInterval(Duration.ofSeconds(1)).buildEngine()) {
       List<Side> sides = List.of(side("one call", oneCall, prefix, false),
           side("ordered leases on Redis", leases, prefix, true),
           side("local engine", local, prefix, true));

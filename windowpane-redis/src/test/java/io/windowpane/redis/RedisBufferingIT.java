@@ -50,8 +50,8 @@ class RedisBufferingIT {
     try (Windowpane a = TestEngines.standalone(redis, clock, ScriptMode.AUTO);
         Windowpane b = TestEngines.standalone(redis, clock, ScriptMode.AUTO);
         Windowpane reader = TestEngines.standalone(redis, clock, ScriptMode.AUTO)) {
-      WindowCounter[] nodes = {a.counter("buf", HOUR, buffering),
-          b.counter("buf", HOUR, buffering)};
+      WindowCounter[] nodes = {a.counter("buf", HOUR.withBuffering(buffering)),
+          b.counter("buf", HOUR.withBuffering(buffering))};
       AtomicInteger ids = new AtomicInteger();
       long total = Together.sum(pool, threads, Duration.ofMinutes(2), () -> {
         int id = ids.getAndIncrement();
@@ -94,8 +94,8 @@ class RedisBufferingIT {
     Buffering buffering = Buffering.of(Duration.ofMillis(S)).clock(clock);
     try (Windowpane a = TestEngines.standalone(redis, clock, ScriptMode.AUTO);
         Windowpane b = TestEngines.standalone(redis, clock, ScriptMode.AUTO)) {
-      WindowCounter ca = a.counter("seen", HOUR, buffering);
-      WindowCounter cb = b.counter("seen", HOUR, buffering);
+      WindowCounter ca = a.counter("seen", HOUR.withBuffering(buffering));
+      WindowCounter cb = b.counter("seen", HOUR.withBuffering(buffering));
       assertThat(ca.add("k")).isEqualTo(1); // no view yet: synchronous
       for (int i = 2; i <= 10; i++) {
         assertThat(ca.add("k")).isEqualTo(i); // A always counts its own events
@@ -113,8 +113,8 @@ class RedisBufferingIT {
       clock.advance(S + 1);
       assertThat(ca.add("k")).isEqualTo(17); // stale: A's 2 go with the call that reads B's 5
 
-      WindowStats sa = a.stats("lat", HOUR_STATS, buffering);
-      WindowStats sb = b.stats("lat", HOUR_STATS, buffering);
+      WindowStats sa = a.stats("lat", HOUR_STATS.withBuffering(buffering));
+      WindowStats sb = b.stats("lat", HOUR_STATS.withBuffering(buffering));
       sa.record("k", 1.0);
       sa.recordAll("k", 2.0, 3.0);
       assertThat(sb.summary("k").count()).isZero(); // still on A

@@ -77,7 +77,7 @@ public final class BufferingLoadBenchmark {
     try (Windowpane wp = Windowpane.using(RedisEngine.builder().uri(uri).build());
         Windowpane reader = Windowpane.using(RedisEngine.builder().uri(uri).build())) {
       WindowCounter c = mode.equals("plain") ? wp.counter(name, SPEC)
-          : wp.counter(name, SPEC, Buffering.of(STALENESS));
+          : wp.counter(name, SPEC.withBuffering(Buffering.of(STALENESS)));
       AtomicBoolean counting = new AtomicBoolean();
       AtomicBoolean stop = new AtomicBoolean();
       LongAdder measuredAdds = new LongAdder();

@@ -1,19 +1,14 @@
 package io.windowpane.internal.buffering;
 
 import io.windowpane.Buffering;
-import io.windowpane.TopKey;
 import io.windowpane.internal.Stages;
 import io.windowpane.spi.CounterStore;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ConcurrentMap;
-import java.util.function.Function;
 
 /**
  * A counter's store that buffers this node's events per key and sends them in batches (see
@@ -36,38 +31,43 @@ import java.util.function.Function;
  * flight that were not used for S (bounded memory; a dropped view is marked dead under its
  * monitor, so no event is added to it afterwards).
  */
-public final class BufferingCounterStore extends Buffered implements CounterStore {
+final class BufferingCounterStore extends BufferingStore<CounterStore, BufferingCounterStore.View>
+    implements CounterStore {
 
   private static final long STALE = Long.MIN_VALUE;
 
-  private final CounterStore engine;
-  private final ConcurrentMap<String, View> views = new ConcurrentHashMap<>();
 
   /**
    * A store over {@code engine}; {@code flusher} null means no periodic flush (tests call
    * {@link #flushRound()} and {@link #flush()} themselves).
    */
-  public BufferingCounterStore(String name, CounterStore engine, Buffering buffering,
+  BufferingCounterStore(String name, CounterStore engine, Buffering buffering,
       io.windowpane.internal.Periodic flusher) {
-    super(name, buffering);
-    this.engine = engine;
+    super(name, buffering, engine, COUNTERS, View::new);
     start(flusher);
   }
 
   /** One key's state; every field guarded by the view's monitor. */
-  private static final class View {
-    final String key;
+  static final class View extends KeyBuffers.Entry {
     long count;
     long readAt = STALE;
     long pending;
     long sent; // sequence of the last call sent
     long accepted; // sequence of the call whose answer is count
     final ArrayDeque<long[]> inFlight = new ArrayDeque<>(2); // {sequence, events}
-    long lastUsed;
-    boolean dead;
 
     View(String key) {
-      this.key = key;
+      super(key);
+    }
+
+    @Override
+    boolean hasPending() {
+      return pending > 0;
+    }
+
+    @Override
+    boolean hasInFlight() {
+      return !inFlight.isEmpty();
     }
 
     boolean fresh(long now, long staleness) {
@@ -110,21 +110,9 @@ public final class BufferingCounterStore extends Buffered implements CounterStor
     }
   }
 
-  private <T> T withView(String key, Function<View, T> f) {
-    while (true) {
-      View v = views.computeIfAbsent(key, View::new);
-      synchronized (v) {
-        if (!v.dead) {
-          return f.apply(v);
-        }
-      }
-    }
-  }
-
   private Step addStep(String key, long n) {
     long now = clock.millis();
-    return withView(key, v -> {
-      v.lastUsed = now;
+    return entries.with(key, now, v -> {
       if (v.fresh(now, staleness)) {
         v.pending += n;
         counters.local.increment();
@@ -198,9 +186,7 @@ public final class BufferingCounterStore extends Buffered implements CounterStor
 
   @Override
   public void record(String key, long n) {
-    long now = clock.millis();
-    withView(key, v -> {
-      v.lastUsed = now;
+    entries.with(key, clock.millis(), v -> {
       v.pending += n;
       counters.local.increment();
       return null;
@@ -209,8 +195,7 @@ public final class BufferingCounterStore extends Buffered implements CounterStor
 
   private Step countStep(String key) {
     long now = clock.millis();
-    return withView(key, v -> {
-      v.lastUsed = now;
+    return entries.with(key, now, v -> {
       if (v.fresh(now, staleness)) {
         counters.local.increment();
         return Step.local(v.local());
@@ -298,29 +283,6 @@ public final class BufferingCounterStore extends Buffered implements CounterStor
   }
 
   @Override
-  public boolean holdsState(String key) {
-    View v = views.get(key);
-    if (v != null) {
-      synchronized (v) {
-        if (v.pending > 0 || !v.inFlight.isEmpty()) {
-          return true;
-        }
-      }
-    }
-    return engine.holdsState(key);
-  }
-
-  @Override
-  public void cleanUp() {
-    engine.cleanUp();
-  }
-
-  @Override
-  public Optional<List<TopKey>> topKeys(int n) {
-    return engine.topKeys(n);
-  }
-
-  @Override
   public CompletionStage<Void> replayAsync(String key, long n, long atMillis, String replayId) {
     return engine.replayAsync(key, n, atMillis, replayId);
   }
@@ -350,22 +312,8 @@ public final class BufferingCounterStore extends Buffered implements CounterStor
   public List<CompletableFuture<?>> flushRound() {
     long now = clock.millis();
     List<CompletableFuture<?>> started = new ArrayList<>();
-    for (View v : views.values()) {
-      Send send = null;
-      synchronized (v) {
-        if (v.dead) {
-          continue;
-        }
-        if (v.pending > 0) {
-          send = v.take(0, now);
-        } else if (v.inFlight.isEmpty() && now - v.lastUsed > staleness) {
-          v.dead = true;
-          views.remove(v.key, v);
-        }
-      }
-      if (send != null) {
-        started.add(sendAsync(send));
-      }
+    for (Send send : entries.round(now, staleness, v -> v.take(0, now))) {
+      started.add(sendAsync(send)); // outside the view's monitor
     }
     return started;
   }
@@ -383,12 +331,6 @@ public final class BufferingCounterStore extends Buffered implements CounterStor
     });
     return f;
   }
-
-  /** Keys this node holds a view for (tests: bounded memory). */
-  public int keys() {
-    return views.size();
-  }
-
 
   static Throwable unwrap(Throwable e) {
     while (e instanceof CompletionException && e.getCause() != null) {

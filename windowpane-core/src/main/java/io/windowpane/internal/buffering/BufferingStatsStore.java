@@ -2,18 +2,13 @@ package io.windowpane.internal.buffering;
 
 import io.windowpane.Buffering;
 import io.windowpane.Summary;
-import io.windowpane.TopKey;
 import io.windowpane.internal.Stages;
 import io.windowpane.spi.StatsStore;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ConcurrentMap;
-import java.util.function.Function;
 
 /**
  * A statistics window's store that buffers this node's values per key and sends them in
@@ -29,38 +24,43 @@ import java.util.function.Function;
  * limit); a call that fails loses its values (counted), never resent. Keys idle for S with
  * nothing pending or in flight are dropped (marked dead under the monitor first).
  */
-public final class BufferingStatsStore extends Buffered implements StatsStore {
+final class BufferingStatsStore extends BufferingStore<StatsStore, BufferingStatsStore.Pending>
+    implements StatsStore {
 
   /** Most values in one engine call. */
   static final int MAX_CALL = Buffering.MAX_PENDING;
 
-  private final StatsStore engine;
   private final int maxPending;
-  private final ConcurrentMap<String, Pending> keys = new ConcurrentHashMap<>();
 
   /**
    * A store over {@code engine}; {@code flusher} null means no periodic flush (tests call
    * {@link #flushRound()} and {@link #flush()} themselves).
    */
-  public BufferingStatsStore(String name, StatsStore engine, Buffering buffering,
+  BufferingStatsStore(String name, StatsStore engine, Buffering buffering,
       io.windowpane.internal.Periodic flusher) {
-    super(name, buffering);
-    this.engine = engine;
+    super(name, buffering, engine, STATS, Pending::new);
     this.maxPending = buffering.maxPending();
     start(flusher);
   }
 
   /** One key's buffer; every field guarded by its monitor. */
-  private static final class Pending {
-    final String key;
+  static final class Pending extends KeyBuffers.Entry {
     double[] values = new double[16];
     int size;
     final List<CompletableFuture<?>> inFlight = new ArrayList<>(2);
-    long lastUsed;
-    boolean dead;
 
     Pending(String key) {
-      this.key = key;
+      super(key);
+    }
+
+    @Override
+    boolean hasPending() {
+      return size > 0;
+    }
+
+    @Override
+    boolean hasInFlight() {
+      return !inFlight.isEmpty();
     }
 
     void append(double[] more) {
@@ -69,17 +69,6 @@ public final class BufferingStatsStore extends Buffered implements StatsStore {
       }
       System.arraycopy(more, 0, values, size, more.length);
       size += more.length;
-    }
-  }
-
-  private <T> T withKey(String key, Function<Pending, T> f) {
-    while (true) {
-      Pending p = keys.computeIfAbsent(key, Pending::new);
-      synchronized (p) {
-        if (!p.dead) {
-          return f.apply(p);
-        }
-      }
     }
   }
 
@@ -114,9 +103,7 @@ public final class BufferingStatsStore extends Buffered implements StatsStore {
 
   @Override
   public void record(String key, double[] values) {
-    long now = clock.millis();
-    withKey(key, p -> {
-      p.lastUsed = now;
+    entries.with(key, clock.millis(), p -> {
       p.append(values);
       counters.local.increment();
       if (p.size >= maxPending) {
@@ -134,7 +121,7 @@ public final class BufferingStatsStore extends Buffered implements StatsStore {
 
   /** Sends {@code key}'s pending values; returns every call for the key still in flight. */
   private List<CompletableFuture<?>> flushKey(String key) {
-    Pending p = keys.get(key);
+    Pending p = entries.get(key);
     if (p == null) {
       return List.of();
     }
@@ -188,29 +175,6 @@ public final class BufferingStatsStore extends Buffered implements StatsStore {
   }
 
   @Override
-  public boolean holdsState(String key) {
-    Pending p = keys.get(key);
-    if (p != null) {
-      synchronized (p) {
-        if (p.size > 0 || !p.inFlight.isEmpty()) {
-          return true;
-        }
-      }
-    }
-    return engine.holdsState(key);
-  }
-
-  @Override
-  public void cleanUp() {
-    engine.cleanUp();
-  }
-
-  @Override
-  public Optional<List<TopKey>> topKeys(int n) {
-    return engine.topKeys(n);
-  }
-
-  @Override
   public CompletionStage<Void> replayAsync(String key, double[] values, long atMillis,
       String replayId) {
     return engine.replayAsync(key, values, atMillis, replayId);
@@ -235,26 +199,12 @@ public final class BufferingStatsStore extends Buffered implements StatsStore {
    */
   @Override
   public List<CompletableFuture<?>> flushRound() {
-    long now = clock.millis();
     List<CompletableFuture<?>> started = new ArrayList<>();
-    for (Pending p : keys.values()) {
-      synchronized (p) {
-        if (p.dead) {
-          continue;
-        }
-        if (p.size > 0) {
-          sendLocked(p, started);
-        } else if (p.inFlight.isEmpty() && now - p.lastUsed > staleness) {
-          p.dead = true;
-          keys.remove(p.key, p);
-        }
-      }
-    }
+    entries.round(clock.millis(), staleness, p -> {
+      sendLocked(p, started); // sent under the key's monitor: see the design note
+      return null;
+    });
     return started;
   }
 
-  /** Keys this node holds a buffer for (tests: bounded memory). */
-  public int keys() {
-    return keys.size();
-  }
 }

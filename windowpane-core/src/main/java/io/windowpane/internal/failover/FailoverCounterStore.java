@@ -5,15 +5,13 @@ import io.windowpane.spi.CounterStore;
 import io.windowpane.spi.EventTimeResult;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 
 /** A counter over a chain: adds to the first UP member, counts from the first readable one. */
 final class FailoverCounterStore extends MemberStores<CounterStore> implements CounterStore {
 
-
   FailoverCounterStore(Chain chain, CounterStore[] stores, Journal journal) {
-    super(chain, stores, journal);
+    super(chain, stores, journal, COUNTERS);
   }
 
   @Override
@@ -28,10 +26,7 @@ final class FailoverCounterStore extends MemberStores<CounterStore> implements C
 
   @Override
   public CompletionStage<Long> addAsync(String key, long n) {
-    return chain.router.<Long>route(null, true, i -> stores[i].addAsync(key, n)).thenApply(a -> {
-      chain.router.journal(journal, key, a.member(), n, null);
-      return a.value();
-    });
+    return write(i -> stores[i].addAsync(key, n), List.of(key), n, null);
   }
 
   /**
@@ -85,13 +80,7 @@ final class FailoverCounterStore extends MemberStores<CounterStore> implements C
 
   @Override
   public CompletionStage<List<Long>> addAllAsync(List<String> keys, long n) {
-    return chain.router.<List<Long>>route(null, true, i -> stores[i].addAllAsync(keys, n))
-        .thenApply(a -> {
-          for (String key : keys) {
-            chain.router.journal(journal, key, a.member(), n, null);
-          }
-          return a.value();
-        });
+    return write(i -> stores[i].addAllAsync(keys, n), keys, n, null);
   }
 
   @Override
@@ -102,27 +91,11 @@ final class FailoverCounterStore extends MemberStores<CounterStore> implements C
   /** The first readable member's top keys (empty when its engine cannot rank keys). */
   @Override
   public Optional<List<TopKey>> topKeys(int n) {
-    return Router.join(read(i -> CompletableFuture.completedFuture(stores[i].topKeys(n))));
-  }
-
-  /** Whether the first readable member holds state for the key. */
-  @Override
-  public boolean holdsState(String key) {
-    return firstReadable(s -> s.holdsState(key));
-  }
-
-  @Override
-  public void cleanUp() {
-    each(CounterStore::cleanUp);
+    return readNow(s -> s.topKeys(n));
   }
 
   @Override
   public CompletionStage<Void> replay(int member, String key, Journal.Batch batch) {
     return stores[member].replayAsync(key, batch.count, batch.atMillis, batch.id);
-  }
-
-  @Override
-  public CompletionStage<Void> replayAll(int member, List<Journal.Pending> batches) {
-    return stores[member].replayAllAsync(replayBatches(batches, false));
   }
 }

@@ -7,6 +7,7 @@ import io.windowpane.OnFailure;
 import io.windowpane.Quota;
 import io.windowpane.TopKey;
 import io.windowpane.WindowpaneException;
+import io.windowpane.internal.ApiAccess;
 import io.windowpane.spi.Grant;
 import io.windowpane.spi.LimiterStore;
 import java.util.ArrayList;
@@ -46,7 +47,7 @@ final class FailoverLimiterStore extends MemberStores<LimiterStore> implements L
 
   FailoverLimiterStore(Chain chain, Quota quota, LimiterStore[] stores, Quota[] quotas,
       Journal journal) {
-    super(chain, stores, journal);
+    super(chain, stores, journal, LIMITERS);
     this.quota = quota;
     this.quotas = quotas;
   }
@@ -154,7 +155,7 @@ final class FailoverLimiterStore extends MemberStores<LimiterStore> implements L
     }
     Decision d = policy == OnFailure.ALLOW ? Decision.allowed(0)
         : Decision.denied(0, quota.limits().get(0), LAST_RESORT_RETRY_MILLIS);
-    return d.answeredBy("none", true);
+    return ApiAccess.answeredBy(d, "none", true);
   }
 
   @Override
@@ -260,26 +261,11 @@ final class FailoverLimiterStore extends MemberStores<LimiterStore> implements L
   /** The first readable member's top keys (empty when its engine cannot rank keys). */
   @Override
   public Optional<List<TopKey>> topKeys(int n, boolean denied) {
-    return Router.join(read(i -> CompletableFuture.completedFuture(stores[i].topKeys(n, denied))));
-  }
-
-  @Override
-  public boolean holdsState(String key) {
-    return firstReadable(s -> s.holdsState(key));
-  }
-
-  @Override
-  public void cleanUp() {
-    each(LimiterStore::cleanUp);
+    return readNow(s -> s.topKeys(n, denied));
   }
 
   @Override
   public CompletionStage<Void> replay(int member, String key, Journal.Batch batch) {
     return stores[member].replayAsync(key, batch.count, batch.atMillis, batch.id);
-  }
-
-  @Override
-  public CompletionStage<Void> replayAll(int member, List<Journal.Pending> batches) {
-    return stores[member].replayAllAsync(replayBatches(batches, false));
   }
 }

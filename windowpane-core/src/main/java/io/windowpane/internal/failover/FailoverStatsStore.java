@@ -1,21 +1,18 @@
 package io.windowpane.internal.failover;
 
-import io.windowpane.Failover.Health;
 import io.windowpane.Summary;
 import io.windowpane.TopKey;
 import io.windowpane.spi.EventTimeResult;
 import io.windowpane.spi.StatsStore;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 
 /** Statistics over a chain: records to the first UP member, summaries from the first readable. */
 final class FailoverStatsStore extends MemberStores<StatsStore> implements StatsStore {
 
-
   FailoverStatsStore(Chain chain, StatsStore[] stores, Journal journal) {
-    super(chain, stores, journal);
+    super(chain, stores, journal, STATS);
   }
 
   @Override
@@ -35,11 +32,7 @@ final class FailoverStatsStore extends MemberStores<StatsStore> implements Stats
 
   @Override
   public CompletionStage<Void> recordAsync(String key, double[] values) {
-    return chain.router.<Void>route(null, true, i -> stores[i].recordAsync(key, values))
-        .thenApply(a -> {
-          chain.router.journal(journal, key, a.member(), 0, values);
-          return null;
-        });
+    return write(i -> stores[i].recordAsync(key, values), List.of(key), 0, values);
   }
 
   /**
@@ -73,26 +66,11 @@ final class FailoverStatsStore extends MemberStores<StatsStore> implements Stats
   /** The first readable member's top keys (empty when its engine cannot rank keys). */
   @Override
   public Optional<List<TopKey>> topKeys(int n) {
-    return Router.join(read(i -> CompletableFuture.completedFuture(stores[i].topKeys(n))));
-  }
-
-  @Override
-  public boolean holdsState(String key) {
-    return firstReadable(s -> s.holdsState(key));
-  }
-
-  @Override
-  public void cleanUp() {
-    each(StatsStore::cleanUp);
+    return readNow(s -> s.topKeys(n));
   }
 
   @Override
   public CompletionStage<Void> replay(int member, String key, Journal.Batch batch) {
     return stores[member].replayAsync(key, batch.values(), batch.atMillis, batch.id);
-  }
-
-  @Override
-  public CompletionStage<Void> replayAll(int member, List<Journal.Pending> batches) {
-    return stores[member].replayAllAsync(replayBatches(batches, true));
   }
 }

@@ -6,6 +6,7 @@ import io.windowpane.Failover.Signal;
 import io.windowpane.StatsSpec;
 import io.windowpane.Summary;
 import io.windowpane.WindowpaneTimeoutException;
+import io.windowpane.internal.ApiAccess;
 import io.windowpane.internal.local.LocalEngine;
 import io.windowpane.spi.Engine;
 import io.windowpane.spi.StatsStore;
@@ -97,12 +98,12 @@ final class Member {
       int i = (int) d.remaining();
       Decision s = stamped[i]; // benign race: any thread may fill a slot with an equal value
       if (s == null || s.degraded() != degraded) {
-        s = d.answeredBy(name, degraded);
+        s = ApiAccess.answeredBy(d, name, degraded);
         stamped[i] = s;
       }
       return s;
     }
-    return d.answeredBy(name, degraded);
+    return ApiAccess.answeredBy(d, name, degraded);
   }
 
   /** A call answered after {@code nanos}. */

@@ -2,7 +2,7 @@ package io.windowpane.redis.internal;
 
 import io.windowpane.Decision;
 import io.windowpane.GroupDecision;
-import io.windowpane.internal.AllOrNothing;
+import io.windowpane.spi.AllOrNothing;
 import io.windowpane.spi.GroupRequest;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -25,7 +25,7 @@ import java.util.concurrent.CompletableFuture;
  * permits that a denial gives back a moment later: a concurrent caller is never denied by a
  * group that is itself denied.
  *
- * The answer is exactly what the engine-neutral algorithm (io.windowpane.internal.AllOrNothing:
+ * The answer is exactly what the engine-neutral algorithm (io.windowpane.spi.AllOrNothing:
  * ordered leases, give-backs at the first denial) answers at the same time:
  *   - requests for one limiter and key are merged (permits summed; a sum past the smallest limit
  *     is refused by AllOrNothing itself, with its message, before any call), and the merged

@@ -7,7 +7,7 @@ import io.windowpane.Limit;
 import io.windowpane.Quota;
 import io.windowpane.StatsSpec;
 import io.windowpane.WindowSpec;
-import io.windowpane.internal.Durations;
+import io.windowpane.spi.Durations;
 import java.util.Locale;
 
 /** The JSON descriptions of what is configured, for {@code GET /v1/...}. */

@@ -26,7 +26,7 @@ public final class ProblemJson {
         ? "the backend of limiter " + denial.limiter() + " failed and onFailure is deny; retry"
             + " after " + retry + " ms"
         : "limit " + by.name() + " of limiter " + denial.limiter() + ": " + by.permits()
-            + " per " + io.windowpane.internal.Durations.format(by.window().windowMillis())
+            + " per " + io.windowpane.spi.Durations.format(by.window().windowMillis())
             + "; retry after " + retry + " ms";
     StringBuilder b = new StringBuilder(256);
     b.append("{\"type\":\"about:blank\",\"title\":\"Too Many Requests\",\"status\":429,")

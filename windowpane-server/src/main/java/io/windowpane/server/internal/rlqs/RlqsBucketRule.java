@@ -4,7 +4,7 @@ import io.windowpane.Limit;
 import io.windowpane.WindowCounter;
 import io.windowpane.WindowSpec;
 import io.windowpane.Windowpane;
-import io.windowpane.internal.Checks;
+import io.windowpane.spi.Checks;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;

@@ -1,10 +1,8 @@
-package io.windowpane.internal;
+package io.windowpane.spi;
 
 import io.windowpane.Decision;
 import io.windowpane.GroupDecision;
-import io.windowpane.spi.Grant;
-import io.windowpane.spi.GroupRequest;
-import io.windowpane.spi.LimiterStore;
+import io.windowpane.internal.Stages;
 import java.lang.System.Logger.Level;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -49,7 +47,13 @@ import java.util.concurrent.ThreadLocalRandom;
  * nothing recorded (a later member answering empty gives back the grants before it first).
  */
 
-/** The engine-neutral algorithm behind {@code Windowpane.tryAcquireAllOrNothing}. */
+/**
+ * The engine-neutral algorithm behind {@code Windowpane.tryAcquireAllOrNothing}: the default of
+ * {@link Engine#tryAcquireAllOrNothingAsync}, and what an engine that decides some groups in one
+ * atomic backend call answers for the others (the Redis engine for keys in several Cluster
+ * slots), so every group gets the same answer either way. It needs only
+ * {@link LimiterStore#leaseAsync} and {@link LimiterStore#releaseAsync}.
+ */
 public final class AllOrNothing {
 
   private static final System.Logger LOG = System.getLogger("io.windowpane.allornothing");

@@ -1,10 +1,12 @@
-package io.windowpane.internal;
+package io.windowpane.spi;
 
 import java.util.List;
 
 /**
- * Argument checks shared by the API classes. Every failure is an {@link IllegalArgumentException}
- * naming the argument and its allowed range, thrown before anything changes.
+ * Argument checks of the API classes, for engines and their builders to check their own options
+ * with the same rules and messages (the API has checked keys, names and counts before a store
+ * sees them). Every failure is an {@link IllegalArgumentException} naming the argument and its
+ * allowed range, thrown before anything changes.
  */
 public final class Checks {
 

@@ -1,6 +1,10 @@
-package io.windowpane.internal;
+package io.windowpane.spi;
 
-/** Formats millisecond lengths the way people write them: 250ms, 1s, 90s, 10m, 1h, 2d. */
+/**
+ * Formats millisecond lengths the way people write them: 250ms, 1s, 90s, 10m, 1h, 2d. The
+ * notation of windowpane's names and messages (a limit's default name is {@code "10/1s"}), for
+ * engines and front ends to describe windows the same way.
+ */
 public final class Durations {
 
   private Durations() {}
