@@ -28,7 +28,7 @@ final class FailoverCounterStore extends MemberStores<CounterStore> implements C
   @Override
   public CompletionStage<Long> addAsync(String key, long n) {
     return chain.router.<Long>route(true, 0, i -> stores[i].addAsync(key, n), null).thenApply(a -> {
-      chain.router.journal(journal, key, a.member(), n, null);
+      chain.router.journal(journal, key, a, n, null);
       return a.value();
     });
   }
@@ -53,7 +53,7 @@ final class FailoverCounterStore extends MemberStores<CounterStore> implements C
     return chain.router.<List<Long>>route(true, 0, i -> stores[i].addAllAsync(keys, n), null)
         .thenApply(a -> {
           for (String key : keys) {
-            chain.router.journal(journal, key, a.member(), n, null);
+            chain.router.journal(journal, key, a, n, null);
           }
           return a.value();
         });

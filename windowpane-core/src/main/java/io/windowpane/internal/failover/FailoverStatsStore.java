@@ -36,7 +36,7 @@ final class FailoverStatsStore extends MemberStores<StatsStore> implements Stats
   public CompletionStage<Void> recordAsync(String key, double[] values) {
     return chain.router.<Void>route(true, 0, i -> stores[i].recordAsync(key, values), null)
         .thenApply(a -> {
-          chain.router.journal(journal, key, a.member(), 0, values);
+          chain.router.journal(journal, key, a, 0, values);
           return null;
         });
   }

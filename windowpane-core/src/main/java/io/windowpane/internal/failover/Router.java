@@ -3,6 +3,7 @@ package io.windowpane.internal.failover;
 import io.windowpane.CapacityExceededException;
 import io.windowpane.Failover.Health;
 import io.windowpane.Failover.Signal;
+import io.windowpane.KeyCreationRefusedException;
 import io.windowpane.WindowpaneException;
 import io.windowpane.WindowpaneTimeoutException;
 import java.util.concurrent.CompletableFuture;
@@ -19,15 +20,26 @@ import java.util.function.IntFunction;
  * at once (so a caller waits at most callTimeout per member while a fault is being detected,
  * and not at all once the member is tripped), and counts against the member's breaker
  * (Member), which may trip it through the HealthMonitor. Refusals that are not backend failures
- * (bad arguments, a full exact window) pass through unchanged.
+ * (bad arguments, a full exact window) pass through unchanged. A member that refuses to create
+ * a key (KeyCreationRefusedException: its store is short of memory) is not failing: the next
+ * member answers, the refusing member's breaker counts nothing, and the events the next member
+ * takes are not journaled for the refusing member (a replay would create the key it refused).
  *
  * The journal: events taken by any member but the first are noted with the members before it
  * that take replays (needsWhenTakenBy), for the Replayer.
  */
 final class Router {
 
-  /** The answer of member {@code member}. */
-  record Answer<T>(int member, T value) {}
+  /**
+   * The answer of member {@code member}; {@code refused}: the members before it that refused to
+   * create the call's key (memory pressure), as a bit set: the journal does not replay into
+   * them, as a replay would create the key they refused.
+   */
+  record Answer<T>(int member, T value, int refused) {
+    Answer(int member, T value) {
+      this(member, value, 0);
+    }
+  }
 
   private final Member[] members;
   private final FailoverSettings settings;
@@ -54,6 +66,11 @@ final class Router {
    */
   <T> CompletableFuture<Answer<T>> route(boolean write, int from,
       IntFunction<CompletionStage<T>> op, Throwable last) {
+    return route(write, from, op, last, 0);
+  }
+
+  private <T> CompletableFuture<Answer<T>> route(boolean write, int from,
+      IntFunction<CompletionStage<T>> op, Throwable last, int refused) {
     int i = next(write, from);
     if (i < 0) {
       return CompletableFuture.failedFuture(last != null ? last : new WindowpaneException(
@@ -70,7 +87,7 @@ final class Router {
     }
     if (f.isDone() && !f.isCompletedExceptionally()) {
       m.answered(System.nanoTime() - t0); // the in-process members' path: no extra stage
-      return CompletableFuture.completedFuture(new Answer<>(i, f.join()));
+      return CompletableFuture.completedFuture(new Answer<>(i, f.join(), refused));
     }
     if (!m.inProcess && !f.isDone()) {
       f = f.copy().orTimeout(m.callTimeoutMillis, TimeUnit.MILLISECONDS);
@@ -79,7 +96,7 @@ final class Router {
       long nanos = System.nanoTime() - t0;
       if (e == null) {
         m.answered(nanos);
-        return CompletableFuture.completedFuture(new Answer<>(i, v));
+        return CompletableFuture.completedFuture(new Answer<>(i, v, refused));
       }
       Throwable cause = unwrap(e);
       if (cause instanceof java.util.concurrent.TimeoutException) {
@@ -90,6 +107,12 @@ final class Router {
       if (isRefusal(cause)) {
         m.answered(nanos);
         return CompletableFuture.<Answer<T>>failedFuture(cause);
+      }
+      if (cause instanceof KeyCreationRefusedException) {
+        // a member short of memory refused a new key: it answered, and is not failing; the
+        // next member takes this key (READ_ONLY for new keys), the breaker counts nothing
+        m.answered(nanos);
+        return route(write, i + 1, op, cause, refused | (1 << i));
       }
       Health to = m.failed(cause, write, nanos, settings.failuresToTrip());
       if (to != null) {
@@ -116,6 +139,22 @@ final class Router {
     if (by > 0) {
       journal.add(key, settings.clock().millis(), by, needsWhenTakenBy[by], count, values);
     }
+  }
+
+  /**
+   * Journals events of answer {@code a}, for replay into the members before it that take
+   * replays, except those that refused to create the key: their replay would create it.
+   */
+  void journal(Journal journal, String key, Answer<?> a, long count, double[] values) {
+    int by = a.member();
+    if (by == 0) {
+      return;
+    }
+    int needs = needsWhenTakenBy[by] & ~a.refused();
+    if (needs == 0 && needsWhenTakenBy[by] != 0) {
+      return; // only members that refused the key would take it: kept here, not lost
+    }
+    journal.add(key, settings.clock().millis(), by, needs, count, values);
   }
 
   static <T> T join(CompletableFuture<T> f) {

@@ -1,6 +1,6 @@
 #!lua name=windowpane
 --[[
-  windowpane function library, version 1 (every stored layout format 1).
+  windowpane function library, version 2 (every stored layout format 1).
 
   Source. The library is one text, assembled from the files of this directory in name order
   (library.txt lists them; cat *.lua gives the same text): 01 this header, 02 time and

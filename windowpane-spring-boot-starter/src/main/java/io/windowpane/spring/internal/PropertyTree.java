@@ -40,7 +40,9 @@ public final class PropertyTree {
       "latencyThreshold", "latencyWindow", "slowWindowsToTrip", "probesToRecover",
       "probesToRecoverAfterDouble", "fleetNodes", "fleetShare", "journalLimit", "members", "limits",
       "shadow", "leasing", "enabled", "maxShare", "maxSlice", "logLifetime", "name", "permits",
-      "window", "algorithm", "panes", "kind", "accuracy", "trackedRange", "maxValues");
+      "window", "algorithm", "panes", "kind", "accuracy", "trackedRange", "maxValues",
+      "memoryGuard", "warnPercent", "pressurePercent", "hysteresisPercent", "budgetMb",
+      "checkInterval");
   private static final Set<String> LIST_KEYS = Set.of("chain", "cluster", "endpoints",
       "trackedRange");
   private static final Set<String> NAMED_SECTIONS = Set.of("limiters", "counters", "stats");
