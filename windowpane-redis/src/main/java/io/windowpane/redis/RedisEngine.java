@@ -210,7 +210,8 @@ public final class RedisEngine implements Engine {
    * status after it (a failed read leaves the levels as they were). Empty when the guard is off.
    */
   public Optional<CompletionStage<MemoryStatus>> checkMemory() {
-    return guard == null ? Optional.empty() : Optional.of(guard.check(seam));
+    return guard == null ? Optional.empty()
+        : Optional.<CompletionStage<MemoryStatus>>of(guard.check(seam));
   }
 
   @Override

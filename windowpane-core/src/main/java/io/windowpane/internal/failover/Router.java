@@ -134,13 +134,6 @@ final class Router {
     return -1;
   }
 
-  /** Journals events taken by member {@code by} (a no-op for the first member). */
-  void journal(Journal journal, String key, int by, long count, double[] values) {
-    if (by > 0) {
-      journal.add(key, settings.clock().millis(), by, needsWhenTakenBy[by], count, values);
-    }
-  }
-
   /**
    * Journals events of answer {@code a}, for replay into the members before it that take
    * replays, except those that refused to create the key: their replay would create it.

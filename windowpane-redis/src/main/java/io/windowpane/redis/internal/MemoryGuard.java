@@ -171,9 +171,11 @@ public final class MemoryGuard {
   /** A call to primary {@code node} was answered OOM by Redis: PRESSURE until the next read. */
   void outOfMemory(String node) {
     oom.incrementAndGet();
-    Node n = nodes.computeIfAbsent(node, k -> new Node(k.isEmpty() ? "redis" : k));
-    moveTo(n, Level.PRESSURE, n.limit > 0 ? (double) n.used / n.limit : 1,
-        ": Redis answered a write with OOM");
+    Node n = nodes.get(node);
+    if (n != null) { // a primary never read (INFO refused) keeps no level: the next read decides
+      moveTo(n, Level.PRESSURE, n.limit > 0 ? (double) n.used / n.limit : 1,
+          ": Redis answered a write with OOM");
+    }
   }
 
   /** {@code items} writes were refused because they would have created a key. */
