@@ -179,6 +179,33 @@ class MemoryGuardIT {
   }
 
   @Test
+  void crossingPressure_shedsTheFirstNewKeyWithinOneCheckInterval() {
+    long intervalMillis = 200;
+    try (RedisServer redis = RedisServer.start(); RespClient admin = redis.client();
+        Windowpane wp = Windowpane.using(RedisEngine.builder().uri(redis.uri())
+            .memoryCheckInterval(Duration.ofMillis(intervalMillis)).build())) {
+      long max = maxmemoryAt(admin, 0.60, "noeviction");
+      WindowCounter counter = wp.counter("c", LONG.window());
+      int i = 0;
+      while (info(admin, "used_memory") < 0.85 * max) {
+        counter.add("k" + i++, 1);
+      }
+      long crossed = System.nanoTime();
+      try {
+        while (true) { // about one new key a millisecond: pacing, not synchronization
+          counter.add("k" + i++, 1);
+          java.util.concurrent.locks.LockSupport.parkNanos(1_000_000);
+        }
+      } catch (KeyCreationRefusedException e) {
+        long millis = (System.nanoTime() - crossed) / 1_000_000;
+        System.out.printf("memory guard: first creation shed %d ms after crossing 85 %%"
+            + " (check interval %d ms)%n", millis, intervalMillis);
+        assertThat(millis).as("one interval and a reading").isLessThan(intervalMillis + 1_500);
+      }
+    }
+  }
+
+  @Test
   void redisOwnOom_putsThePrimaryUnderPressureAtOnce() {
     try (RedisServer redis = RedisServer.start(); RespClient admin = redis.client()) {
       RedisEngine guarded = engine(redis);
