@@ -46,7 +46,7 @@ class MemoryGuardIT {
 
   private static RedisEngine engine(RedisServer redis) {
     return RedisEngine.builder().uri(redis.uri()).memoryCheckInterval(Duration.ofMinutes(1))
-        .build();
+        .timeout(Duration.ofSeconds(5)).build(); // a loaded machine: connect patiently
   }
 
   private static MemoryStatus check(RedisEngine engine) {
@@ -102,7 +102,8 @@ class MemoryGuardIT {
         assertThat(limiter.tryAcquire("old", 1).remaining()).isEqualTo(4);
         assertThat(counter.add("old", 1)).isEqualTo(1);
         stats.record("old", 1.0);
-        long max = maxmemoryAt(admin, 0.60, policy);
+        // at 50 %: once the fillers expire, memory settles well below WARN's exit (65 %)
+        long max = maxmemoryAt(admin, 0.50, policy);
         assertThat(check(engine)).satisfies(s -> {
           assertThat(s.level()).isEqualTo(Level.NORMAL);
           assertThat(s.limitBytes()).isEqualTo(max);
@@ -156,14 +157,17 @@ class MemoryGuardIT {
 
         // the fillers expire: the level comes down, each step only past its hysteresis
         List<MemoryStatus> readings = new ArrayList<>();
-        long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
         MemoryStatus s = check(engine);
         while (s.level() != Level.NORMAL && System.nanoTime() < deadline) {
           readings.add(s);
+          java.util.concurrent.locks.LockSupport.parkNanos(50_000_000); // paces the readings
           s = check(engine);
         }
         readings.add(s);
-        assertThat(s.level()).as("%s", readings).isEqualTo(Level.NORMAL);
+        assertThat(s.level()).as("last readings %s",
+            readings.subList(Math.max(0, readings.size() - 3), readings.size()))
+            .isEqualTo(Level.NORMAL);
         for (MemoryStatus r : readings) {
           if (r.usage() >= 0.80) {
             assertThat(r.level()).as("at %s: pressure is left below 80 %%", r.usage())
