@@ -15,7 +15,8 @@
 # Options of the load generator (defaults in brackets): --threads N [16], --duration [10s],
 # --warmup [3s], --limit per window per key [1000000], --window [1s], --keys [10000],
 # --contenders incr,zset-lua,lock-zset,bucket4j,redisson,windowpane-panes,windowpane-weighted,windowpane-log,
-# windowpane-lockmode (lock mode: LockModeEngine of this module),
+# windowpane-lockmode (lock mode: LockModeEngine of this module), windowpane-panes-uncoalesced,
+# windowpane-panes-noguard (the memory guard off: what it costs a decision),
 # --scenarios hot,uniform, --redis-uri redis://host:port (else it starts its own redis-server),
 # --out FILE.json [windowpane-bench/results/redis-load-DATE.json].
 #

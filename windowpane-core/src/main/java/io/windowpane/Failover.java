@@ -47,6 +47,13 @@ import java.util.concurrent.CompletionStage;
  * </ul>
  * A READ_ONLY member that then fails probes or calls goes DOWN.
  *
+ * <p><b>A member short of memory.</b> A member whose store refuses to create a key
+ * ({@link KeyCreationRefusedException}: the Redis engine's memory guard under pressure) stays UP
+ * and keeps every key it holds; the call on a new key goes to the next member at once, as if
+ * the member were READ_ONLY for new keys only, and counts nothing against its breaker. Those
+ * events are not replayed into it (the replay would create the key); with no member left, the
+ * {@link OnFailure} policy answers a decision.
+ *
  * <p><b>Recovery.</b> A tripped member is sent a small real write (a counter named
  * {@code wp-failover-probe}) every probe interval; after {@code probesToRecover} successes in a
  * row answered within the timeout and under the latency threshold ({@code probesToRecoverDouble}
@@ -181,6 +188,12 @@ public final class Failover implements Engine {
   /** The member answering writes now, or {@code "none"} when every member is tripped. */
   public String activeEngine() {
     return chain.activeEngine();
+  }
+
+  /** The memory status of the first member that has a memory guard (its Redis member). */
+  @Override
+  public Optional<MemoryStatus> memoryStatus() {
+    return chain.memoryStatus();
   }
 
   /** Whether writes are answered by another member than the first. */

@@ -370,6 +370,14 @@ public final class Windowpane implements AutoCloseable {
   }
 
   /**
+   * What the engine's memory guard last saw of its store's memory (the Redis engine's; a chain's
+   * first member that has one), read without I/O; empty for engines without a guard.
+   */
+  public Optional<MemoryStatus> memoryStatus() {
+    return engine.memoryStatus();
+  }
+
+  /**
    * The failover chain this {@code Windowpane} was built on, for its members' health and
    * counters ({@link Failover#status()}, {@link Failover#stats()}); empty for any other engine.
    */

@@ -93,7 +93,7 @@ public final class EngineReader {
       if (m.has("redis")) {
         redis = redis(YamlMap.fields(m.value("redis"), m.path("redis"), problems, "uri",
             "cluster", "username", "password", "passwordEnv", "database", "timeout",
-            "connectTimeout", "scripts", "time"));
+            "connectTimeout", "scripts", "time", "memoryGuard"));
       } else {
         noBlock(m, chain, engines, Kind.REDIS, "an engine.redis block with a uri (or"
             + " cluster), e.g. " + REDIS_EXAMPLE);
@@ -213,7 +213,10 @@ public final class EngineReader {
             MAX_TIMEOUT),
         RedisSettings.Scripts.valueOf(m.choice("scripts", "auto", "auto", "functions",
             "evalsha").toUpperCase(Locale.ROOT)),
-        m.choice("time", "server", "server", "client").equals("client"));
+        m.choice("time", "server", "server", "client").equals("client"),
+        m.has("memoryGuard") ? RedisMemoryGuard.read(YamlMap.fields(m.value("memoryGuard"),
+            m.path("memoryGuard"), problems, RedisMemoryGuard.FIELDS), problems)
+            : RedisMemoryGuard.DEFAULTS);
   }
 
   /** Checks {@code node} is a URI the engine takes; adds it to {@code uris}. */

@@ -13,7 +13,7 @@ import java.util.Locale;
  */
 record RedisSettings(List<String> uris, boolean cluster, String username, String password,
     Integer database, Duration timeout, Duration connectTimeout, Scripts scripts,
-    boolean clientTime) {
+    boolean clientTime, RedisMemoryGuard memoryGuard) {
 
   /** {@code scripts}: how the server-side code runs (the engine's {@code ScriptMode}). */
   enum Scripts {
@@ -35,7 +35,7 @@ record RedisSettings(List<String> uris, boolean cluster, String username, String
 
   /** No server yet, every option at its default. */
   static final RedisSettings DEFAULTS = new RedisSettings(List.of(), false, null, null, null,
-      DEFAULT_TIMEOUT, DEFAULT_CONNECT_TIMEOUT, Scripts.AUTO, false);
+      DEFAULT_TIMEOUT, DEFAULT_CONNECT_TIMEOUT, Scripts.AUTO, false, RedisMemoryGuard.DEFAULTS);
 
   RedisSettings {
     uris = List.copyOf(uris);
@@ -44,14 +44,15 @@ record RedisSettings(List<String> uris, boolean cluster, String username, String
   /** The same options for the single server at {@code uri}. */
   RedisSettings withUri(String uri) {
     return new RedisSettings(List.of(uri), false, username, password, database, timeout,
-        connectTimeout, scripts, clientTime);
+        connectTimeout, scripts, clientTime, memoryGuard);
   }
 
   /**
    * The options for the provider, under the names of the block: {@code uri} (one server) or
    * {@code cluster} (the seeds), {@code username}, {@code password}, {@code database},
    * {@code timeout}, {@code connectTimeout}, {@code scripts} ({@code auto}, {@code functions} or
-   * {@code evalsha}) and {@code time} ({@code server} or {@code client}).
+   * {@code evalsha}), {@code time} ({@code server} or {@code client}) and the memory guard's
+   * ({@link RedisMemoryGuard#putInto}).
    */
   EngineSettings engineSettings() {
     EngineSettings.Builder s = EngineSettings.of("redis");
@@ -60,6 +61,7 @@ record RedisSettings(List<String> uris, boolean cluster, String username, String
     } else if (!uris.isEmpty()) {
       s.text("uri", uris.get(0));
     }
+    memoryGuard.putInto(s);
     return s.text("username", username)
         .text("password", password)
         .integer("database", database)
@@ -75,6 +77,7 @@ record RedisSettings(List<String> uris, boolean cluster, String username, String
     return "RedisSettings[uris=" + EngineConfig.redacted(uris) + ", cluster=" + cluster
         + ", username=" + username + ", password=" + (password == null ? "none" : "(set)")
         + ", database=" + database + ", timeout=" + timeout + ", connectTimeout="
-        + connectTimeout + ", scripts=" + scripts + ", clientTime=" + clientTime + "]";
+        + connectTimeout + ", scripts=" + scripts + ", clientTime=" + clientTime
+        + ", memoryGuard=" + memoryGuard + "]";
   }
 }

@@ -176,6 +176,66 @@ class EngineConfigTest {
   }
 
   @Test
+  void parse_memoryGuard_givesTheEngineOnlyTheOptionsWritten() throws Exception {
+    EngineConfig e = ConfigFiles.parse("""
+        engine:
+          type: redis
+          redis:
+            uri: redis://localhost
+            memoryGuard:
+              warnPercent: 60
+              pressurePercent: 80
+              budgetMb: 512
+              checkInterval: 250ms
+        """, "x").engine();
+    io.windowpane.spi.EngineSettings s = e.engineSettings(EngineConfig.Kind.REDIS);
+    assertThat(s.integer("memoryWarnPercent")).hasValue(60);
+    assertThat(s.integer("memoryPressurePercent")).hasValue(80);
+    assertThat(s.integer("memoryBudgetMb")).hasValue(512);
+    assertThat(s.duration("memoryCheckInterval")).contains(Duration.ofMillis(250));
+    assertThat(s.has("memoryGuard")).isFalse();
+    assertThat(s.has("memoryHysteresisPercent")).isFalse();
+    EngineConfig off = ConfigFiles.parse("""
+        engine:
+          type: redis
+          redis:
+            uri: redis://localhost
+            memoryGuard:
+              enabled: false
+        """, "x").engine();
+    assertThat(off.engineSettings(EngineConfig.Kind.REDIS).text("memoryGuard")).contains("off");
+    EngineConfig none = ConfigFiles.parse(
+        "engine:\n  type: redis\n  redis:\n    uri: redis://localhost\n", "x").engine();
+    assertThat(none.engineSettings(EngineConfig.Kind.REDIS).names())
+        .noneMatch(n -> n.startsWith("memory"));
+  }
+
+  @Test
+  void parse_memoryGuardProblems_eachWithLine() {
+    ConfigException e = problem("""
+        engine:
+          type: redis
+          redis:
+            uri: redis://localhost
+            memoryGuard:
+              warnPercent: 90
+              pressurePercent: 80
+              speed: 3
+        """);
+    assertThat(e.getMessage()).contains("engine.redis.memoryGuard.speed: unknown key")
+        .contains("engine.redis.memoryGuard: pressurePercent (80) must be above warnPercent"
+            + " (90)");
+    assertThat(problem("""
+        engine:
+          type: redis
+          redis:
+            uri: redis://localhost
+            memoryGuard:
+              warnPercent: 100
+        """).getMessage()).contains("engine.redis.memoryGuard.warnPercent");
+  }
+
+  @Test
   void parse_passwordAndPasswordEnv_isAnError() {
     assertThat(first("""
         engine:

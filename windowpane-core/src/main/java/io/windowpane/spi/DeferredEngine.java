@@ -224,6 +224,13 @@ public final class DeferredEngine implements Engine {
     return locks ? Optional.of(DeferredStores.locks(this)) : Optional.empty();
   }
 
+  /** The engine's memory status once connected; empty until then. */
+  @Override
+  public Optional<io.windowpane.MemoryStatus> memoryStatus() {
+    Engine e = engine;
+    return e != null ? e.memoryStatus() : Optional.empty();
+  }
+
   /** The engine's probe once connected; fails until then. */
   @Override
   public CompletionStage<Void> probe() {

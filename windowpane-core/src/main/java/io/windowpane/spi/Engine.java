@@ -136,6 +136,15 @@ public interface Engine extends AutoCloseable {
     return java.time.Duration.ofMillis(100);
   }
 
+  /**
+   * What the engine's memory guard last saw of its store's memory (the Redis engine; a chain
+   * answers its first member that has a guard), read without I/O. Empty by default, for engines
+   * without one.
+   */
+  default Optional<io.windowpane.MemoryStatus> memoryStatus() {
+    return Optional.empty();
+  }
+
   /** Releases connections and threads; stores must not be used afterwards. */
   @Override
   void close();

@@ -128,6 +128,51 @@ class FailoverTest {
   }
 
   @Test
+  void newKeysRefused_nextMemberAnswers_primaryStaysUp_andNothingIsJournaledForIt() {
+    build(builder());
+    RateLimiter api = wp.limiter("api", Limit.of(5, TEN_SECONDS));
+    WindowCounter c = wp.counter("c", TEN_SECONDS);
+    primary.fault = FaultyEngine.Fault.REFUSE_NEW_KEYS;
+    for (int i = 0; i < 10; i++) {
+      Decision d = api.tryAcquire("k");
+      assertThat(d.engine()).contains("local");
+      assertThat(d.degraded()).isTrue();
+      assertThat(d.allowed()).isEqualTo(i < 5);
+    }
+    assertThat(c.add("k", 2)).isEqualTo(2);
+    chain.checkNow();
+    assertThat(chain.status().get(0).health()).as("not a failure: no trip")
+        .isEqualTo(Health.UP);
+    assertThat(changes).isEmpty();
+    assertThat(chain.status().get(0).pendingReplay()).as("a replay would create the key")
+        .isZero();
+    assertThat(chain.stats().lostEvents()).isZero();
+    primary.fault = FaultyEngine.Fault.NONE;
+    assertThat(api.tryAcquire("k").engine()).contains("redis");
+    assertThat(primary.replays).isEmpty();
+  }
+
+  @Test
+  void newKeysRefused_withoutAFallback_theOnFailurePolicyAnswers() {
+    for (OnFailure policy : OnFailure.values()) {
+      FaultyEngine redis = new FaultyEngine("redis", clock);
+      try (Windowpane alone = Windowpane.using(Failover.chain(redis).clock(clock)
+          .background(false).onFailure(policy).build())) {
+        redis.fault = FaultyEngine.Fault.REFUSE_NEW_KEYS;
+        RateLimiter api = alone.limiter("api", Limit.of(5, TEN_SECONDS));
+        if (policy == OnFailure.ERROR) {
+          assertThatThrownBy(() -> api.tryAcquire("k"))
+              .isInstanceOf(io.windowpane.KeyCreationRefusedException.class);
+        } else {
+          Decision d = api.tryAcquire("k");
+          assertThat(d.allowed()).isEqualTo(policy == OnFailure.ALLOW);
+          assertThat(d.engine()).contains("none");
+        }
+      }
+    }
+  }
+
+  @Test
   void failedProbes_tripDown_afterTwoInARow() {
     build(builder());
     primary.fault = FaultyEngine.Fault.FAIL;

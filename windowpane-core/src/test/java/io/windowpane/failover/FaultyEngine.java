@@ -24,7 +24,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  */
 final class FaultyEngine implements Engine {
 
-  enum Fault { NONE, FAIL, HANG, REFUSE_WRITES }
+  enum Fault { NONE, FAIL, HANG, REFUSE_WRITES, REFUSE_NEW_KEYS }
 
   /** A replay the chain sent. */
   record Replay(String store, String key, long count, long atMillis, String id) {}
@@ -64,6 +64,12 @@ final class FaultyEngine implements Engine {
         return CompletableFuture.failedFuture(new WindowpaneException(name + " is down"));
       case HANG:
         return new CompletableFuture<>();
+      case REFUSE_NEW_KEYS: // as a Redis short of memory: every write here is on a new key
+        if (write) {
+          return CompletableFuture.failedFuture(
+              new io.windowpane.KeyCreationRefusedException(name + " refuses new keys"));
+        }
+        return op.get();
       case REFUSE_WRITES:
         if (write) {
           return CompletableFuture.failedFuture(new WindowpaneException(name + " refuses writes"));

@@ -3,13 +3,16 @@ package io.windowpane.redis;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.StaticCredentialsProvider;
 import io.windowpane.GroupDecision;
+import io.windowpane.MemoryStatus;
 import io.windowpane.MillisClock;
 import io.windowpane.Quota;
 import io.windowpane.StatsSpec;
 import io.windowpane.WindowSpec;
 import io.windowpane.redis.internal.Calls;
 import io.windowpane.redis.internal.FunctionLibrary;
+import io.windowpane.redis.internal.GuardedSeam;
 import io.windowpane.redis.internal.LettuceSeam;
+import io.windowpane.redis.internal.MemoryGuard;
 import io.windowpane.redis.internal.RedisSeam;
 import io.windowpane.redis.internal.RedisStores;
 import io.windowpane.redis.internal.SkewCorrectedClock;
@@ -71,6 +74,16 @@ import java.util.concurrent.CompletionStage;
  * in [min, max] that fits every limit, recorded as an acquire of it at the engine's time) and its
  * {@code releaseAsync} one call of {@code wp_release} (unspent permits taken back out of where
  * the grant put them, idempotent per release id) (docs/redis-protocol.md, "Leasing").
+ *
+ * <p>Memory guard (on by default; {@link Builder#memoryGuard}): every second the engine reads
+ * {@code INFO memory} and {@code INFO stats} of every primary, off the decision path, and keeps
+ * a level per primary ({@link MemoryStatus}: NORMAL, WARN from 70 % of {@code maxmemory} or of
+ * the configured budget, PRESSURE from 85 %, with hysteresis), logging each change once. Under
+ * PRESSURE a write that would create a key on that primary is refused by the function itself
+ * and fails with {@link io.windowpane.KeyCreationRefusedException} (in a failover chain the next
+ * member answers it); keys that exist keep working. Redis's own {@code OOM} answers and
+ * evictions are counted and logged the same way ({@link #memoryStatus()}; docs/failover.md,
+ * "Memory pressure").
  */
 public final class RedisEngine implements Engine {
 
@@ -84,13 +97,17 @@ public final class RedisEngine implements Engine {
   private final RedisStores stores;
   private final AutoCloseable skewTask;
   private final SkewCorrectedClock skewClock;
+  private final MemoryGuard guard;
+  private final AutoCloseable guardTask;
 
   private RedisEngine(RedisSeam seam, RedisStores stores, SkewCorrectedClock skewClock,
-      AutoCloseable skewTask) {
+      AutoCloseable skewTask, MemoryGuard guard, AutoCloseable guardTask) {
     this.seam = seam;
     this.stores = stores;
     this.skewClock = skewClock;
     this.skewTask = skewTask;
+    this.guard = guard;
+    this.guardTask = guardTask;
   }
 
   /** Options: where Redis is, credentials, timeouts, script mode and time source. */
@@ -178,9 +195,31 @@ public final class RedisEngine implements Engine {
     return skewClock == null ? Optional.empty() : Optional.of(skewClock.offsetMillis());
   }
 
+  /**
+   * What the memory guard last saw (read without I/O): the worst primary's level, used and
+   * limit bytes, evictions, {@code OOM} answers and refused creations since the engine started.
+   * Empty when the guard is off.
+   */
+  @Override
+  public Optional<MemoryStatus> memoryStatus() {
+    return guard == null ? Optional.empty() : Optional.of(guard.status());
+  }
+
+  /**
+   * Reads every primary's memory now instead of at the next scheduled check, and answers the
+   * status after it (a failed read leaves the levels as they were). Empty when the guard is off.
+   */
+  public Optional<CompletionStage<MemoryStatus>> checkMemory() {
+    return guard == null ? Optional.empty()
+        : Optional.<CompletionStage<MemoryStatus>>of(guard.check(seam));
+  }
+
   @Override
   public void close() {
     try {
+      if (guardTask != null) {
+        guardTask.close();
+      }
       if (skewTask != null) {
         skewTask.close();
       }
@@ -205,6 +244,13 @@ public final class RedisEngine implements Engine {
     private MillisClock skewedLocal;
     private Duration expiryGrace = Duration.ofSeconds(1);
     private boolean coalescing = true;
+    private boolean memoryGuard = true;
+    private double warnAt = MemoryGuard.Settings.DEFAULTS.warnAt();
+    private double pressureAt = MemoryGuard.Settings.DEFAULTS.pressureAt();
+    private double hysteresis = MemoryGuard.Settings.DEFAULTS.hysteresis();
+    private long memoryBudgetBytes;
+    private Duration memoryCheckInterval =
+        Duration.ofMillis(MemoryGuard.Settings.DEFAULTS.intervalMillis());
 
     private Builder() {}
 
@@ -359,6 +405,68 @@ public final class RedisEngine implements Engine {
     }
 
     /**
+     * Whether the memory guard runs (default true): it reads {@code INFO memory} and
+     * {@code INFO stats} of every primary every {@link #memoryCheckInterval} (two small commands
+     * per primary, never on a decision's path) and, while a primary is at PRESSURE, the
+     * functions refuse to create keys there ({@link io.windowpane.KeyCreationRefusedException});
+     * keys that exist keep working. False: no reading, no refusal, {@link #memoryStatus()}
+     * empty.
+     */
+    public Builder memoryGuard(boolean on) {
+      this.memoryGuard = on;
+      return this;
+    }
+
+    /**
+     * The guard's levels as fractions of the limit ({@code maxmemory}, else
+     * {@link #memoryBudget}): WARN from {@code warnAt} (default 0.70), PRESSURE from
+     * {@code pressureAt} (default 0.85); a level is left downwards once usage falls
+     * {@code hysteresis} (default 0.05) below its threshold. {@code 0 < warnAt < pressureAt <= 1}
+     * and {@code 0 <= hysteresis < warnAt}.
+     */
+    public Builder memoryLevels(double warnAt, double pressureAt, double hysteresis) {
+      if (!(warnAt > 0 && warnAt < 1)) {
+        throw new IllegalArgumentException("warnAt must be in (0, 1), was " + warnAt);
+      }
+      if (!(pressureAt > warnAt && pressureAt <= 1)) {
+        throw new IllegalArgumentException("pressureAt must be in (warnAt = " + warnAt
+            + ", 1], was " + pressureAt);
+      }
+      if (!(hysteresis >= 0 && hysteresis < warnAt)) {
+        throw new IllegalArgumentException("hysteresis must be in [0, warnAt = " + warnAt
+            + "), was " + hysteresis);
+      }
+      this.warnAt = warnAt;
+      this.pressureAt = pressureAt;
+      this.hysteresis = hysteresis;
+      return this;
+    }
+
+    /**
+     * The bytes the levels are fractions of where Redis has no {@code maxmemory} (0, the
+     * default: none, so such a server stays NORMAL unless it answers {@code OOM}); per primary.
+     * 0 to 2^50 (1 PiB). A server's own {@code maxmemory} takes precedence.
+     */
+    public Builder memoryBudget(long bytes) {
+      if (bytes < 0 || bytes > (1L << 50)) {
+        throw new IllegalArgumentException("memoryBudget must be in [0, 2^50] bytes, was "
+            + bytes);
+      }
+      this.memoryBudgetBytes = bytes;
+      return this;
+    }
+
+    /** How often the guard reads the primaries' memory (default 1 s; 10 ms to 1 min). */
+    public Builder memoryCheckInterval(Duration interval) {
+      if (interval == null || interval.toMillis() < 10 || interval.toMillis() > 60_000) {
+        throw new IllegalArgumentException(
+            "memoryCheckInterval must be in [10 ms, 60000 ms], was " + interval);
+      }
+      this.memoryCheckInterval = interval;
+      return this;
+    }
+
+    /**
      * With client time ({@link #clientTime()}, {@link #clock}): how much longer than their
      * logical expiry keys live in Redis (default 1 s; 0 to 366 days). Answers always follow the
      * logical expiry; the grace only covers a client clock that does not run exactly with the
@@ -428,9 +536,27 @@ public final class RedisEngine implements Engine {
         time = TimeArg.of(skew, expiryGrace.toMillis());
         leaseClock = skew;
       }
+      MemoryGuard memory = null;
+      AutoCloseable memoryTask = null;
+      if (memoryGuard) {
+        memory = new MemoryGuard(new MemoryGuard.Settings(warnAt, pressureAt, hysteresis,
+            memoryBudgetBytes, memoryCheckInterval.toMillis()));
+        RedisSeam watched = seam;
+        MemoryGuard g = memory;
+        try { // the first reading before the first call; a failure leaves the levels NORMAL
+          memory.check(watched).get(timeout.toMillis() * 2,
+              java.util.concurrent.TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+        } catch (Exception ignored) {
+          // logged by the guard; the schedule reads again
+        }
+        memoryTask = seam.every(memoryCheckInterval.toMillis(), () -> g.check(watched));
+        seam = new GuardedSeam(seam, memory);
+      }
       long guard = timeout.toMillis() * 2 + 1_000;
       return new RedisEngine(seam, new RedisStores(seam, time, guard, leaseClock,
-          coalescing), skew, task);
+          coalescing), skew, task, memory, memoryTask);
     }
   }
 }

@@ -384,6 +384,29 @@ class ProtocolCliIT {
     }
   }
 
+  @Test
+  void noNewKeysFlag_fromRedisCli_refusesOnlyCreations_andChangesNothing() throws Exception {
+    try (Windowpane wp = Windowpane.using(RedisEngine.builder().uri(redis.uri()).build())) {
+      String old = "wp1:c:{nk:old:2}:p60000/10";
+      String fresh = "wp1:c:{nk:new:2}:p60000/10";
+      assertThat(cli("FCALL", "wp_add", "1", old, "", "1", "p", "60000", "10"))
+          .containsExactly("1");
+      assertThat(cli("FCALL", "wp_add", "1", old, "!", "2", "p", "60000", "10"))
+          .as("an existing key keeps working").containsExactly("3");
+      assertThat(String.join("\n", cli("FCALL", "wp_add", "1", fresh, "!", "2", "p", "60000",
+          "10"))).startsWith("WPNOKEY " + fresh);
+      assertThat(String.join("\n", cli("FCALL", "wp_take", "1", fresh, "!", "1", "1", "p",
+          "60000", "10", "5"))).startsWith("WPNOKEY");
+      assertThat(cli("FCALL", "wp_add_all", "2", old, fresh, "!", "1", "p", "60000", "10"))
+          .as("per item: -2 for the new key").containsExactly("4", "-2");
+      assertThat(cli("FCALL", "wp_take_all", "2", old, fresh, "!", "1", "1", "p", "60000", "10",
+          "10")).containsExactly("5", "0", "0", "-2", "0", "0");
+      assertThat(cli("EXISTS", fresh)).as("nothing created").containsExactly("0");
+      assertThat(cli("FCALL", "wp_add", "1", fresh, "", "2", "p", "60000", "10"))
+          .as("without the flag it is created").containsExactly("2");
+    }
+  }
+
   private static String[] concat(String[] head, String... tail) {
     String[] out = Arrays.copyOf(head, head.length + tail.length);
     System.arraycopy(tail, 0, out, head.length, tail.length);

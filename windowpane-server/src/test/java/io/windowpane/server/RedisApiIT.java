@@ -101,6 +101,11 @@ class RedisApiIT {
       assertThat(health.status()).isEqualTo(200);
       assertThat(health.json().path("engine").asText()).isEqualTo("redis");
       assertThat(health.json().path("backend").path("latencyMillis").asDouble()).isPositive();
+      assertThat(health.json().path("memory").path("level").asText())
+          .as("the memory guard's reading").isEqualTo("normal");
+      assertThat(health.json().path("memory").path("usedBytes").asLong()).isPositive();
+      assertThat(http.get("/metrics").text()).contains("windowpane_redis_memory_level ",
+          "windowpane_redis_memory_used_bytes ", "windowpane_redis_memory_refused_creations_total");
     }
   }
 

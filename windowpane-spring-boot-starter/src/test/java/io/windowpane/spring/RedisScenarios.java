@@ -115,6 +115,7 @@ public abstract class RedisScenarios {
     HttpResponse<String> health = new Http(port).get("/actuator/health/windowpane");
     assertThat(health.statusCode()).isEqualTo(200);
     assertThat(health.body()).startsWith("{\"details\":{\"engine\":\"redis\",")
+        .contains("\"memory\":{\"level\":\"normal\",")
         .endsWith("\"status\":\"UP\"}");
   }
 }

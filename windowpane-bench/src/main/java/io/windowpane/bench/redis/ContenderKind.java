@@ -22,6 +22,9 @@ enum ContenderKind {
   /** The same with coalescing off: one {@code FCALL} per call, as before coalescing. */
   WINDOWPANE_PANES_UNCOALESCED("windowpane-panes-uncoalesced",
       s -> new WindowpaneContender(s, "panes-uncoalesced")),
+  /** The panes contender with the memory guard off: what the guard costs a decision. */
+  WINDOWPANE_PANES_NOGUARD("windowpane-panes-noguard",
+      s -> new WindowpaneContender(s, "panes-noguard")),
   /** windowpane's Redis engine, {@code SLIDING_WEIGHTED}. */
   WINDOWPANE_WEIGHTED("windowpane-weighted", s -> new WindowpaneContender(s, "weighted")),
   /** windowpane's Redis engine, {@code SLIDING_LOG}. */

@@ -25,11 +25,13 @@ final class WindowpaneContender implements Contender {
   WindowpaneContender(Settings settings, String layout) {
     Duration window = Duration.ofMillis(settings.windowMillis());
     WindowSpec spec = switch (layout) {
-      case "panes", "panes-uncoalesced" -> WindowSpec.panes(window, settings.panes());
+      case "panes", "panes-uncoalesced", "panes-noguard" ->
+          WindowSpec.panes(window, settings.panes());
       case "weighted" -> WindowSpec.weighted(window);
       case "log", "lockmode" -> WindowSpec.log(window);
       default -> throw new IllegalArgumentException(
-          "layout: expected panes, panes-uncoalesced, weighted, log or lockmode, got " + layout);
+          "layout: expected panes, panes-uncoalesced, panes-noguard, weighted, log or lockmode,"
+              + " got " + layout);
     };
     Engine engine;
     if (layout.equals("lockmode")) {
@@ -41,6 +43,9 @@ final class WindowpaneContender implements Contender {
           .timeout(LettuceClients.COMMAND_TIMEOUT); // as every Lettuce-based peer here
       if (layout.equals("panes-uncoalesced")) {
         builder.coalescing(false); // every call its own FCALL: what coalescing costs or saves
+      }
+      if (layout.equals("panes-noguard")) {
+        builder.memoryGuard(false); // no INFO reads, no flag check: what the memory guard costs
       }
       engine = builder.build();
     }

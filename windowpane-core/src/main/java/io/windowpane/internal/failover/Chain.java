@@ -308,4 +308,15 @@ public final class Chain {
     }
     return names.toString();
   }
+
+  /** The memory status of the first member that has a memory guard; empty when none has. */
+  public java.util.Optional<io.windowpane.MemoryStatus> memoryStatus() {
+    for (Member m : members) {
+      java.util.Optional<io.windowpane.MemoryStatus> status = m.engine.memoryStatus();
+      if (status.isPresent()) {
+        return status;
+      }
+    }
+    return java.util.Optional.empty();
+  }
 }

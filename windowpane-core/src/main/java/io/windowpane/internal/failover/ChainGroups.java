@@ -56,7 +56,7 @@ final class ChainGroups {
           if (d.allowed()) {
             for (int k = 0; k < requests.size(); k++) {
               GroupRequest r = requests.get(k);
-              chain.router.journal(stores.get(k).journal, r.key(), i, r.permits(), null);
+              chain.router.journal(stores.get(k).journal, r.key(), a, r.permits(), null);
             }
           }
           return Optional.of(stamped(i, d, stores));

@@ -40,7 +40,7 @@ final class FailoverCounterStore extends MemberStores<CounterStore> implements C
         i -> stores[i].addAtAsync(key, n, atMillis, maxAheadMillis)).thenApply(a -> {
           EventTimeResult r = a.value();
           if (r.verdict() == EventTimeResult.Verdict.RECORDED) {
-            chain.router.journalAt(journal, key, a.member(),
+            chain.router.journalAt(journal, key, a,
                 EventTimeResult.instant(r.nowMillis(), atMillis), n, null);
           }
           return r;
@@ -55,7 +55,7 @@ final class FailoverCounterStore extends MemberStores<CounterStore> implements C
           for (int k = 0; k < keys.size(); k++) {
             EventTimeResult r = a.value().get(k);
             if (r.verdict() == EventTimeResult.Verdict.RECORDED) {
-              chain.router.journalAt(journal, keys.get(k), a.member(),
+              chain.router.journalAt(journal, keys.get(k), a,
                   EventTimeResult.instant(r.nowMillis(), atMillis), n, null);
             }
           }

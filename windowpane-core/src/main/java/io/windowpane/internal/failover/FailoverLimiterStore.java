@@ -65,7 +65,7 @@ final class FailoverLimiterStore extends MemberStores<LimiterStore> implements L
             return lastResort(e);
           }
           if (a.value().allowed()) {
-            chain.router.journal(journal, key, a.member(), permits, null);
+            chain.router.journal(journal, key, a, permits, null);
           }
           return stamp(a.member(), a.value());
         });
@@ -89,7 +89,7 @@ final class FailoverLimiterStore extends MemberStores<LimiterStore> implements L
             }
             Decision d = a.value().get(k);
             if (d.allowed()) {
-              chain.router.journal(journal, keys.get(k), a.member(), permits, null);
+              chain.router.journal(journal, keys.get(k), a, permits, null);
             }
             out.add(stamp(a.member(), d));
           }
@@ -178,7 +178,7 @@ final class FailoverLimiterStore extends MemberStores<LimiterStore> implements L
           }
           Grant g = a.value().get();
           if (g.permits() > 0) {
-            chain.router.journal(journal, key, a.member(), g.permits(), null);
+            chain.router.journal(journal, key, a, g.permits(), null);
           }
           return Optional.of(new Grant(g.permits(), g.atMillis(), stamp(a.member(), g.decision())));
         });

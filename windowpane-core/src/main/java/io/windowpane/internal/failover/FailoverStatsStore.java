@@ -46,7 +46,7 @@ final class FailoverStatsStore extends MemberStores<StatsStore> implements Stats
         i -> stores[i].recordAtAsync(key, values, atMillis, maxAheadMillis)).thenApply(a -> {
           EventTimeResult r = a.value();
           if (r.verdict() == EventTimeResult.Verdict.RECORDED) {
-            chain.router.journalAt(journal, key, a.member(),
+            chain.router.journalAt(journal, key, a,
                 EventTimeResult.instant(r.nowMillis(), atMillis), 0, values);
           }
           return r;

@@ -67,7 +67,7 @@ abstract class MemberStores<S> implements Chain.Replayable {
       long n, double[] values) {
     return chain.router.<T>route(null, true, op).thenApply(a -> {
       for (String key : keys) {
-        chain.router.journal(journal, key, a.member(), n, values);
+        chain.router.journal(journal, key, a, n, values);
       }
       return a.value();
     });

@@ -3,6 +3,7 @@ package io.windowpane.internal.failover;
 import io.windowpane.CapacityExceededException;
 import io.windowpane.Failover.Health;
 import io.windowpane.Failover.Signal;
+import io.windowpane.KeyCreationRefusedException;
 import io.windowpane.WindowpaneException;
 import io.windowpane.WindowpaneTimeoutException;
 import io.windowpane.internal.observe.Observing;
@@ -21,7 +22,10 @@ import java.util.function.IntFunction;
  * at once (so a caller waits at most callTimeout per member while a fault is being detected,
  * and not at all once the member is tripped), and counts against the member's breaker
  * (Member), which may trip it through the HealthMonitor. Refusals that are not backend failures
- * (bad arguments, a full exact window) pass through unchanged.
+ * (bad arguments, a full exact window) pass through unchanged. A member that refuses to create
+ * a key (KeyCreationRefusedException: its store is short of memory) is not failing: the next
+ * member answers, the refusing member's breaker counts nothing, and the events the next member
+ * takes are not journaled for the refusing member (a replay would create the key it refused).
  *
  * The journal: events taken by any member but the first are noted with the members before it
  * that take replays (needsWhenTakenBy), for the Replayer.
@@ -33,8 +37,16 @@ import java.util.function.IntFunction;
  */
 final class Router {
 
-  /** The answer of member {@code member}. */
-  record Answer<T>(int member, T value) {}
+  /**
+   * The answer of member {@code member}; {@code refused}: the members before it that refused to
+   * create the call's key (memory pressure), as a bit set: the journal does not replay into
+   * them, as a replay would create the key they refused.
+   */
+  record Answer<T>(int member, T value, int refused) {
+    Answer(int member, T value) {
+      this(member, value, 0);
+    }
+  }
 
   /** A route being observed: the observer, the caller's context, the operation's name. */
   private record Traced(EngineObserver observer, Object parent, String operation) {}
@@ -73,11 +85,11 @@ final class Router {
       IntFunction<CompletionStage<T>> op) {
     EngineObserver o = observer;
     return route(write, 0, op, null, o == EngineObserver.NONE || operation == null ? null
-        : new Traced(o, Observing.parent(o), operation));
+        : new Traced(o, Observing.parent(o), operation), 0);
   }
 
   private <T> CompletableFuture<Answer<T>> route(boolean write, int from,
-      IntFunction<CompletionStage<T>> op, Throwable last, Traced traced) {
+      IntFunction<CompletionStage<T>> op, Throwable last, Traced traced, int refused) {
     int i = next(write, from);
     if (i < 0) {
       return CompletableFuture.failedFuture(last != null ? last : new WindowpaneException(
@@ -99,7 +111,7 @@ final class Router {
       if (traced != null) {
         Observing.ended(traced.observer, call, null);
       }
-      return CompletableFuture.completedFuture(new Answer<>(i, f.join()));
+      return CompletableFuture.completedFuture(new Answer<>(i, f.join(), refused));
     }
     if (!m.inProcess && !f.isDone()) {
       f = f.copy().orTimeout(m.callTimeoutMillis, TimeUnit.MILLISECONDS);
@@ -111,7 +123,7 @@ final class Router {
         if (traced != null) {
           Observing.ended(traced.observer, call, null);
         }
-        return CompletableFuture.completedFuture(new Answer<>(i, v));
+        return CompletableFuture.completedFuture(new Answer<>(i, v, refused));
       }
       Throwable cause = unwrap(e);
       if (cause instanceof java.util.concurrent.TimeoutException) {
@@ -126,12 +138,18 @@ final class Router {
         m.answered(nanos);
         return CompletableFuture.<Answer<T>>failedFuture(cause);
       }
+      if (cause instanceof KeyCreationRefusedException) {
+        // a member short of memory refused a new key: it answered, and is not failing; the
+        // next member takes this key (READ_ONLY for new keys), the breaker counts nothing
+        m.answered(nanos);
+        return route(write, i + 1, op, cause, traced, refused | (1 << i));
+      }
       Health to = m.failed(cause, write, nanos, settings.failuresToTrip());
       if (to != null) {
         health.trip(m, to, to == Health.READ_ONLY ? Signal.WRITE_ERRORS : Signal.FAILURES,
             settings.failuresToTrip() + " failed calls in a row, the last: " + cause);
       }
-      return route(write, i + 1, op, cause, traced);
+      return route(write, i + 1, op, cause, traced, refused);
     }).thenCompose(Function.identity());
   }
 
@@ -147,21 +165,40 @@ final class Router {
   }
 
   /**
-   * Journals events taken by member {@code by} at their own instant {@code atMillis} (an
-   * event-time add or record: replayed at that time); a no-op for the first member.
+   * Journals events of answer {@code a} taken at their own instant {@code atMillis} (an
+   * event-time add or record: replayed at that time), as {@link #journal} does.
    */
-  void journalAt(Journal journal, String key, int by, long atMillis, long count,
+  void journalAt(Journal journal, String key, Answer<?> a, long atMillis, long count,
       double[] values) {
-    if (by > 0) {
-      journal.add(key, atMillis, by, needsWhenTakenBy[by], count, values);
+    int needs = needs(a);
+    if (needs >= 0) {
+      journal.add(key, atMillis, a.member(), needs, count, values);
     }
   }
 
-  /** Journals events taken by member {@code by} (a no-op for the first member). */
-  void journal(Journal journal, String key, int by, long count, double[] values) {
-    if (by > 0) {
-      journal.add(key, settings.clock().millis(), by, needsWhenTakenBy[by], count, values);
+  /**
+   * Journals events of answer {@code a}, for replay into the members before it that take
+   * replays, except those that refused to create the key: their replay would create it.
+   */
+  void journal(Journal journal, String key, Answer<?> a, long count, double[] values) {
+    int needs = needs(a);
+    if (needs >= 0) {
+      journal.add(key, settings.clock().millis(), a.member(), needs, count, values);
     }
+  }
+
+  /**
+   * The members that answer {@code a}'s events are replayed into (a bit set), or -1 for no
+   * journal entry: answers of the first member, and those whose only takers refused to create
+   * the key (kept where they were taken, not lost).
+   */
+  private int needs(Answer<?> a) {
+    int by = a.member();
+    if (by == 0) {
+      return -1;
+    }
+    int needs = needsWhenTakenBy[by] & ~a.refused();
+    return needs == 0 && needsWhenTakenBy[by] != 0 ? -1 : needs;
   }
 
   static <T> T join(CompletableFuture<T> f) {

@@ -26,7 +26,8 @@ import java.util.function.Function;
  * changes. Each caller gets its own item's answer, which is exactly what its single call would
  * have answered at the batch's time (a batch decides its items in order, each as its single
  * function would). A batch that fails fails each of its callers with the batch's failure, and is
- * not repeated (Batch): nothing is recorded twice.
+ * not repeated (Batch): nothing is recorded twice. An item answered null (a new key the memory
+ * guard refused) fails its caller alone, as its single call would have.
  *
  * Invariant: a lane is busy while a call of it is on the wire or being sent. The only race is a
  * caller that queues while the lane goes idle: it then claims the lane itself (kick), so no
@@ -103,6 +104,9 @@ final class Coalescer<R> {
       for (int i = 0; i < items.size(); i++) {
         if (failure != null) {
           items.get(i).answer().completeExceptionally(failure);
+        } else if (answers.get(i) == null) { // a new key the memory guard refused
+          items.get(i).answer().completeExceptionally(
+              NewKeys.refused("call", items.get(i).key()));
         } else {
           items.get(i).answer().complete(answers.get(i));
         }

@@ -78,6 +78,8 @@ public final class LettuceSeam implements RedisSeam {
   private final Supplier<List<RedisCommands<String, String>>> primaries;
   private final FunctionLibrary library;
   private final boolean functions;
+  /** host:port of the one server; unused on a cluster (set once, after construction). */
+  private volatile String standaloneAddress = "";
   /** The cluster connection, whose partitions map slots to nodes; null on one server. */
   private final StatefulRedisClusterConnection<String, String> cluster;
 
@@ -110,8 +112,10 @@ public final class LettuceSeam implements RedisSeam {
       uri.setTimeout(timeout);
       StatefulRedisConnection<String, String> connection =
           client.connect(StringCodec.UTF8, uri);
-      return new LettuceSeam(client, connection, connection.async(),
+      LettuceSeam seam = new LettuceSeam(client, connection, connection.async(),
           () -> List.of(connection.sync()), library, mode);
+      seam.standaloneAddress = uri.getHost() + ":" + uri.getPort();
+      return seam;
     } catch (RuntimeException e) {
       shutdown(client, 0, 0);
       throw RedisFailures.translate("cannot connect to Redis at " + uri.getHost() + ":"
@@ -308,6 +312,48 @@ public final class LettuceSeam implements RedisSeam {
       }
     }
     return slot;
+  }
+
+  @Override
+  public String nodeOf(String key) {
+    if (cluster == null) {
+      return "";
+    }
+    RedisClusterNode node = cluster.getPartitions().getPartitionBySlot(SlotHash.getSlot(key));
+    return node == null ? "" : node.getNodeId();
+  }
+
+  @Override
+  public CompletableFuture<List<NodeInfo>> primariesInfo() {
+    if (cluster == null) {
+      StatefulRedisConnection<String, String> one =
+          (StatefulRedisConnection<String, String>) connection;
+      return info(one.async(), "", standaloneAddress).thenApply(List::of);
+    }
+    List<CompletableFuture<NodeInfo>> each = new ArrayList<>();
+    for (RedisClusterNode node : cluster.getPartitions()) {
+      if (node.is(RedisClusterNode.NodeFlag.UPSTREAM)) {
+        String address = node.getUri() == null ? node.getNodeId()
+            : node.getUri().getHost() + ":" + node.getUri().getPort();
+        each.add(cluster.getConnectionAsync(node.getNodeId()).thenCompose(c ->
+            info(c.async(), node.getNodeId(), address)));
+      }
+    }
+    return CompletableFuture.allOf(each.toArray(new CompletableFuture<?>[0])).thenApply(v -> {
+      List<NodeInfo> out = new ArrayList<>(each.size());
+      for (CompletableFuture<NodeInfo> f : each) {
+        out.add(f.join());
+      }
+      return out;
+    });
+  }
+
+  private static CompletableFuture<NodeInfo> info(
+      io.lettuce.core.api.async.RedisAsyncCommands<String, String> c, String node,
+      String address) {
+    CompletableFuture<String> memory = c.info("memory").toCompletableFuture();
+    CompletableFuture<String> stats = c.info("stats").toCompletableFuture();
+    return memory.thenCombine(stats, (m, s) -> new NodeInfo(node, address, m + "\n" + s));
   }
 
   @Override

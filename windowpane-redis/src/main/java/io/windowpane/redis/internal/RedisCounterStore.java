@@ -116,7 +116,8 @@ final class RedisCounterStore implements CounterStore {
     String now = time.now();
     String[] args = {now, Long.toString(n), algorithm, windowMillis, panes};
     CompletableFuture<List<Long>> call = Batch.run(seam, items(keys),
-        (k, extra) -> seam.callIntegers("wp_add_all", k, Batch.withExtra(args, extra)));
+        (k, extra) -> seam.callIntegers("wp_add_all", k, Batch.withExtra(args, extra)))
+        .thenApply(this::refusedAsNull);
     if (top == null) {
       return call;
     }
@@ -126,6 +127,21 @@ final class RedisCounterStore implements CounterStore {
       }
       return counts;
     });
+  }
+
+  /** The counts with null for the items the memory guard refused (-2), which it counts. */
+  private List<Long> refusedAsNull(List<Long> counts) {
+    int refused = 0;
+    for (int i = 0; i < counts.size(); i++) {
+      if (counts.get(i) == NewKeys.REFUSED) {
+        counts.set(i, null);
+        refused++;
+      }
+    }
+    if (refused > 0) {
+      seam.refusedCreations(refused);
+    }
+    return counts;
   }
 
   /** wp_count_all: one call per node (Batch). */
@@ -145,7 +161,7 @@ final class RedisCounterStore implements CounterStore {
 
   @Override
   public List<Long> addAll(List<String> keys, long n) {
-    return Calls.await(addAllCall(keys, n), guardMillis, "addAll");
+    return NewKeys.whole(Calls.await(addAllCall(keys, n), guardMillis, "addAll"), keys, "addAll");
   }
 
   @Override
@@ -165,7 +181,8 @@ final class RedisCounterStore implements CounterStore {
 
   @Override
   public CompletionStage<List<Long>> addAllAsync(List<String> keys, long n) {
-    return Calls.translated(addAllCall(keys, n), "addAll");
+    return Calls.translated(addAllCall(keys, n)
+        .thenApply(counts -> NewKeys.whole(counts, keys, "addAll")), "addAll");
   }
 
   @Override

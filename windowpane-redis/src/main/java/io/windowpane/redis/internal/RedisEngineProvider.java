@@ -17,14 +17,19 @@ import java.util.Set;
  * their names: {@code uri} (one server) or {@code cluster} (seed URIs), {@code username},
  * {@code password}, {@code database} (integer), {@code timeout} and {@code connectTimeout}
  * (durations), {@code scripts} ({@code auto}, {@code functions}, {@code evalsha}) and
- * {@code time} ({@code server}, {@code client}); an option left out keeps the builder's
+ * {@code time} ({@code server}, {@code client}), and the memory guard's {@code memoryGuard}
+ * ({@code on}, {@code off}), {@code memoryWarnPercent}, {@code memoryPressurePercent},
+ * {@code memoryHysteresisPercent}, {@code memoryBudgetMb} (integers) and
+ * {@code memoryCheckInterval} (a duration); an option left out keeps the builder's
  * default. An option it does not know is refused, so the configuration and the engine cannot
  * drift apart unnoticed.
  */
 public final class RedisEngineProvider implements EngineProvider {
 
   private static final Set<String> OPTIONS = Set.of("uri", "cluster", "username", "password",
-      "database", "timeout", "connectTimeout", "scripts", "time");
+      "database", "timeout", "connectTimeout", "scripts", "time", "memoryGuard",
+      "memoryWarnPercent", "memoryPressurePercent", "memoryHysteresisPercent", "memoryBudgetMb",
+      "memoryCheckInterval");
 
   @Override
   public String kind() {
@@ -70,7 +75,24 @@ public final class RedisEngineProvider implements EngineProvider {
         throw new IllegalArgumentException("redis option time must be server or client, was "
             + time);
     }
+    memoryGuard(settings, b);
     return b;
+  }
+
+  private static void memoryGuard(EngineSettings settings, RedisEngine.Builder b) {
+    String on = settings.text("memoryGuard").orElse("on");
+    if (!on.equals("on") && !on.equals("off")) {
+      throw new IllegalArgumentException("redis option memoryGuard must be on or off, was " + on);
+    }
+    b.memoryGuard(on.equals("on"));
+    if (settings.has("memoryWarnPercent") || settings.has("memoryPressurePercent")
+        || settings.has("memoryHysteresisPercent")) {
+      b.memoryLevels(settings.integer("memoryWarnPercent").orElse(70) / 100.0,
+          settings.integer("memoryPressurePercent").orElse(85) / 100.0,
+          settings.integer("memoryHysteresisPercent").orElse(5) / 100.0);
+    }
+    settings.integer("memoryBudgetMb").ifPresent(mb -> b.memoryBudget(mb * 1_048_576L));
+    settings.duration("memoryCheckInterval").ifPresent(b::memoryCheckInterval);
   }
 
   private static ScriptMode scripts(String name) {

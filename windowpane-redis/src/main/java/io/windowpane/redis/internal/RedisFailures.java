@@ -62,6 +62,8 @@ final class RedisFailures {
   /**
    * {@code e} as the engine's exception: {@link WindowpaneTimeoutException} for a timeout,
    * {@link CapacityExceededException} for a full exact window ({@code WPFULL}),
+   * {@link io.windowpane.KeyCreationRefusedException} for a key the memory guard kept from being
+   * created ({@code WPNOKEY}),
    * {@link WindowpaneException} for anything else, with {@code what} and Redis's message.
    */
   static WindowpaneException translate(String what, Throwable e) {
@@ -72,6 +74,13 @@ final class RedisFailures {
     if (cause instanceof RedisCommandTimeoutException) {
       return new WindowpaneTimeoutException(what + ": Redis did not answer in time ("
           + cause.getMessage() + ")", cause);
+    }
+    if (errorStartsWith(cause, "WPNOKEY")) {
+      io.windowpane.KeyCreationRefusedException refused =
+          new io.windowpane.KeyCreationRefusedException(what + ": "
+              + cause.getMessage().substring("WPNOKEY ".length()));
+      refused.initCause(cause);
+      return refused;
     }
     if (isFull(cause)) {
       CapacityExceededException full = new CapacityExceededException(what + ": "

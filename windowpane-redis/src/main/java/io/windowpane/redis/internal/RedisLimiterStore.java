@@ -196,7 +196,8 @@ final class RedisLimiterStore implements LimiterStore {
 
   @Override
   public List<Decision> tryAcquireAll(List<String> keys, long permits) {
-    return Calls.await(tryAcquireAllCall(keys, permits), guardMillis, "tryAcquireAll");
+    return NewKeys.whole(Calls.await(tryAcquireAllCall(keys, permits), guardMillis,
+        "tryAcquireAll"), keys, "tryAcquireAll");
   }
 
   /**
@@ -213,10 +214,19 @@ final class RedisLimiterStore implements LimiterStore {
         (k, extra) -> seam.callIntegers("wp_take_all", k, Batch.withExtra(args, extra))
             .thenApply(reply -> {
               List<Decision> out = new ArrayList<>(reply.size() / 3);
+              int refused = 0;
               for (int i = 0; i + 2 < reply.size(); i += 3) {
                 long by = reply.get(i + 1);
+                if (by == 0 && reply.get(i) == NewKeys.REFUSED) { // the memory guard's refusal
+                  out.add(null);
+                  refused++;
+                  continue;
+                }
                 out.add(by == 0 ? Decision.allowed(reply.get(i))
                     : Decision.denied(reply.get(i), limits[(int) by - 1], reply.get(i + 2)));
+              }
+              if (refused > 0) {
+                seam.refusedCreations(refused);
               }
               return out;
             }));
@@ -225,7 +235,9 @@ final class RedisLimiterStore implements LimiterStore {
     }
     return call.thenApply(decisions -> { // top keys on: feed per key, as a decision does
       for (int i = 0; i < decisions.size(); i++) {
-        fedTop(args[0], keys.get(i), decisions.get(i).allowed() ? permits : 0);
+        if (decisions.get(i) != null) {
+          fedTop(args[0], keys.get(i), decisions.get(i).allowed() ? permits : 0);
+        }
       }
       return decisions;
     });
@@ -280,7 +292,8 @@ final class RedisLimiterStore implements LimiterStore {
 
   @Override
   public CompletionStage<List<Decision>> tryAcquireAllAsync(List<String> keys, long permits) {
-    return Calls.translated(tryAcquireAllCall(keys, permits), "tryAcquireAll");
+    return Calls.translated(tryAcquireAllCall(keys, permits)
+        .thenApply(d -> NewKeys.whole(d, keys, "tryAcquireAll")), "tryAcquireAll");
   }
 
   /** wp_replay's and wp_release's ARGV after the id: n, the limits, then their specs. */

@@ -46,6 +46,21 @@ public interface RedisSeam extends AutoCloseable {
    */
   Object batchRoute(int slot);
 
+  /**
+   * The primary that serves {@code key}: its node id on a Redis Cluster (as the client's view of
+   * the topology knows it), "" on one server.
+   */
+  String nodeOf(String key);
+
+  /** One primary's {@code INFO memory} and {@code INFO stats}: node id ("" on one server). */
+  record NodeInfo(String node, String address, String info) {}
+
+  /** {@code INFO memory} and {@code INFO stats} of every primary (for the memory guard). */
+  CompletableFuture<java.util.List<NodeInfo>> primariesInfo();
+
+  /** Counts {@code items} batch items refused because they would have created a key. */
+  default void refusedCreations(int items) {}
+
   /** The server's time in milliseconds ({@code TIME}), for skew measurement. */
   CompletableFuture<Long> serverMillis();
 

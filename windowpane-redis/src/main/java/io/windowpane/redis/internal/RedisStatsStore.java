@@ -289,7 +289,8 @@ final class RedisStatsStore implements StatsStore {
 
   /**
    * wp_record_all or wp_xrecord_all: one call per node ({@link Batch}), every item at the same
-   * time. An item a full exact window refused (-1) fails alone, as its own record would.
+   * time. An item a full exact window refused (-1), or the memory guard (-2, a new key under
+   * pressure), fails alone, as its own record would.
    */
   @Override
   public List<CompletionStage<Void>> recordAllAsync(List<String> keys, List<double[]> values) {
@@ -325,6 +326,10 @@ final class RedisStatsStore implements StatsStore {
     for (int i = 0; i < keys.size(); i++) {
       int item = i;
       out.add(replies.thenCompose(r -> {
+        if (r.get(item) == NewKeys.REFUSED) {
+          seam.refusedCreations(1);
+          return CompletableFuture.failedFuture(NewKeys.refused("record", keys.get(item)));
+        }
         if (r.get(item) < 0) {
           return CompletableFuture.failedFuture(new io.windowpane.CapacityExceededException(
               "record: the exact window of key " + keys.get(item) + " holds its maxValues"

@@ -45,9 +45,20 @@ end
 -- their clock need not run with the server's, so keys outlive their logical expiry by it.
 local grace = 0
 
--- ARGV[1]: "" (the server's TIME), "<ms>" or "<ms>+<grace ms>" (the caller's time)
+-- The memory guard's flag (set by every call's time argument): a time argument ending in '!'
+-- asks the writing functions to create no key (docs/redis-protocol.md, "Memory pressure"). The
+-- caller sets it while the server's memory is under pressure; keys that exist keep working.
+local noNewKeys = false
+
+-- ARGV[1]: "" (the server's TIME), "<ms>" or "<ms>+<grace ms>" (the caller's time), each
+-- optionally followed by '!' (no new keys)
 local function now_ms(arg)
   grace = 0
+  noNewKeys = false
+  if arg ~= nil and string.byte(arg, -1) == 33 then -- '!'
+    noNewKeys = true
+    arg = string.sub(arg, 1, -2)
+  end
   if arg ~= nil and arg ~= '' then
     local t, g = string.match(arg, '^(-?%d+)%+(%d+)$')
     if t then
@@ -58,6 +69,20 @@ local function now_ms(arg)
   end
   local t = redis.call('TIME')
   return tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+end
+
+-- Under the guard's flag, whether a write to keys (one item's keys) would create a key: one of
+-- them is absent (EXISTS counts those present). Without the flag: false, and no call at all.
+local function wouldCreate(keys)
+  return noNewKeys and redis.call('EXISTS', unpack(keys)) < #keys
+end
+
+-- fails with WPNOKEY, before anything is read or written, where wouldCreate(keys)
+local function refuseNewKeys(keys)
+  if wouldCreate(keys) then
+    error({err = 'WPNOKEY ' .. tostring(keys[1]) .. ': the call would create a key and the'
+      .. ' caller asked for no new keys (memory pressure); nothing recorded'})
+  end
 end
 
 local function pexpire(key, ttl)

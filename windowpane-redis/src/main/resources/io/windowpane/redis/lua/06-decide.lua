@@ -224,7 +224,9 @@ local function addAt(keys, args, now)
 end
 
 EXPORTS.wp_add = function(keys, args)
-  return addAt(keys, args, now_ms(args[1]))
+  local now = now_ms(args[1])
+  refuseNewKeys(keys)
+  return addAt(keys, args, now)
 end
 
 -- FCALL wp_count <1|2 keys> <time|""> <algorithm> <window ms> <panes> -> count
@@ -304,7 +306,9 @@ local function acquireAt(keys, args, now)
 end
 
 local function acquire(keys, args)
-  return acquireAt(keys, args, now_ms(args[1]))
+  local now = now_ms(args[1])
+  refuseNewKeys(keys)
+  return acquireAt(keys, args, now)
 end
 
 -- FCALL wp_acquire <keys of every limit> <time|""> <permits> <limits>
@@ -355,6 +359,7 @@ EXPORTS.wp_lease = function(keys, args)
   local count = cached(LIMITS, args[3], 'limits', 1, 8)
   local hi = int(args[4 + 4 * count], 'max', lo, TWO52)
   quotaKeys(keys, args, count)
+  refuseNewKeys(keys)
   local windows, limits = loadQuota(keys, args, count, now)
   local g = hi
   for j = 1, count do

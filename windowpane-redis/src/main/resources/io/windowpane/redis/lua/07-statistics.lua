@@ -389,7 +389,9 @@ local function recordAt(keys, args, now)
 end
 
 EXPORTS.wp_record = function(keys, args)
-  return recordAt(keys, args, now_ms(args[1]))
+  local now = now_ms(args[1])
+  refuseNewKeys(keys)
+  return recordAt(keys, args, now)
 end
 
 -- The HMGET fields of a summary: v, e, h, then the scalars of slot S at 4 + 5 S (n, s, e, min,
@@ -592,7 +594,9 @@ local function xrecordAt(keys, args, now, refusal, t)
 end
 
 EXPORTS.wp_xrecord = function(keys, args)
-  return xrecordAt(keys, args, now_ms(args[1]))
+  local now = now_ms(args[1])
+  refuseNewKeys(keys)
+  return xrecordAt(keys, args, now)
 end
 
 -- FCALL wp_xsummary 2 <set> <meta> <time|""> <W>

@@ -73,15 +73,16 @@ local function batchItems(keys, args, from, size)
 end
 
 -- FCALL wp_add_all <numkeys> <keys of item 1> ... <time|""> <n> <algorithm> <W> <P> [extra keys]
--- -> {count 1, count 2, ...}: wp_add of n on each item's keys, in order
+-- -> {count 1, count 2, ...}: wp_add of n on each item's keys, in order (-2: the item's key is
+--    new and the time argument asked for no new keys; nothing recorded for it)
 EXPORTS.wp_add_all = function(keys, args)
   local now = now_ms(args[1])
   int(args[2], 'n', 1, 2147483647)
   local items = batchItems(keys, args, 6, keyCount(args[3]))
   checkSpec(args, 3) -- the spec, checked once
   local out = {}
-  for j = 1, #items do
-    out[j] = addAt(items[j], args, now)
+  for j = 1, #items do -- -2: a new key refused under the guard's flag (nothing recorded)
+    out[j] = wouldCreate(items[j]) and -2 or addAt(items[j], args, now)
   end
   return out
 end
@@ -101,7 +102,8 @@ end
 
 -- FCALL wp_take_all <numkeys> <keys of item 1> ... <the ARGV of wp_acquire> [extra keys]
 -- -> {remaining 1, denying limit 1, retry after 1, remaining 2, ...}: three integers per item,
---    wp_acquire's decision on its keys (denying limit 0 and retry after 0 when allowed)
+--    wp_acquire's decision on its keys (denying limit 0 and retry after 0 when allowed;
+--    {-2, 0, 0}: a new key refused under the no-new-keys flag, nothing recorded for it)
 EXPORTS.wp_take_all = function(keys, args)
   local now = now_ms(args[1])
   cached(COUNTS, args[2], 'permits', 1, TWO52)
@@ -116,9 +118,11 @@ EXPORTS.wp_take_all = function(keys, args)
   local items = batchItems(keys, args, 4 + 4 * count, size)
   local out = {}
   for j = 1, #items do
-    local reply = acquireAt(items[j], args, now)
+    local reply = wouldCreate(items[j]) and -2 or acquireAt(items[j], args, now)
     local at = 3 * (j - 1)
-    if type(reply) == 'number' then
+    if reply == -2 then -- a new key refused under the guard's flag (nothing recorded)
+      out[at + 1], out[at + 2], out[at + 3] = -2, 0, 0
+    elseif type(reply) == 'number' then
       out[at + 1], out[at + 2], out[at + 3] = reply, 0, 0
     else
       out[at + 1], out[at + 2], out[at + 3] = reply[2], reply[3], reply[4]
@@ -160,14 +164,15 @@ end
 -- FCALL wp_record_all <numkeys> <hash 1> <aggregate 1> <hash 2> ... <time|""> <W> <P>
 --       <accuracy> <minIndex> <span> <items> then per item: <number of values> <value>...
 --       [extra keys]
--- -> {reply 1, reply 2, ...}: each item's wp_record reply, in order
+-- -> {reply 1, reply 2, ...}: each item's wp_record reply, in order (-2: a new key refused
+--    under the no-new-keys flag)
 EXPORTS.wp_record_all = function(keys, args)
   local now = now_ms(args[1])
   histogramSpec(args, 2)
   local items, itemArgs = recordItems(keys, args, 5)
   local out = {}
-  for j = 1, #items do
-    out[j] = recordAt(items[j], itemArgs[j], now)
+  for j = 1, #items do -- -2: a new key refused under the guard's flag (nothing recorded)
+    out[j] = wouldCreate(items[j]) and -2 or recordAt(items[j], itemArgs[j], now)
   end
   return out
 end
@@ -176,15 +181,16 @@ end
 --       <items> then per item: <number of values> <value>... [extra keys]
 -- -> {reply 1, reply 2, ...}: each item's wp_xrecord reply (the values held), in order, or -1
 --    for an item its window refused (wp_xrecord's WPFULL: that item recorded nothing, the
---    others are recorded as if called alone)
+--    others are recorded as if called alone), or -2 for a new key refused under the no-new-keys
+--    flag
 EXPORTS.wp_xrecord_all = function(keys, args)
   local now = now_ms(args[1])
   int(args[2], 'window', 1, MAX_WINDOW)
   int(args[3], 'maxValues', 1, MAX_HELD)
   local items, itemArgs = recordItems(keys, args, 2)
   local out = {}
-  for j = 1, #items do
-    out[j] = xrecordAt(items[j], itemArgs[j], now, true) -- -1: refused before any write
+  for j = 1, #items do -- -1: refused before any write; -2: a new key under the guard's flag
+    out[j] = wouldCreate(items[j]) and -2 or xrecordAt(items[j], itemArgs[j], now, true)
   end
   return out
 end
@@ -252,6 +258,7 @@ EXPORTS.wp_group = function(keys, args)
       .. ' members, was ' .. fmt(#args))
   end
   checkKeys(keys, k - 1)
+  refuseNewKeys(keys)
   for j = 1, m do
     local member = members[j]
     local windows, limits, s, kk = {}, {}, member.at, member.k

@@ -32,6 +32,11 @@ class RedisEngineProviderTest {
         .text("scripts", "evalsha").text("time", "client").build());
     RedisEngineProvider.builder(EngineSettings.of("redis").text("uri", "redis://h:6379")
         .integer("database", 3).text("scripts", "functions").text("time", "server").build());
+    RedisEngineProvider.builder(EngineSettings.of("redis").text("uri", "redis://h:6379")
+        .text("memoryGuard", "on").integer("memoryWarnPercent", 60)
+        .integer("memoryPressurePercent", 80).integer("memoryHysteresisPercent", 10)
+        .integer("memoryBudgetMb", 256).duration("memoryCheckInterval", Duration.ofSeconds(2))
+        .build());
   }
 
   @Test
@@ -40,7 +45,15 @@ class RedisEngineProviderTest {
         .text("uri", "redis://h:6379").text("uris", "redis://h:6379").build()))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessage("redis option uris is unknown; the redis engine takes cluster,"
-            + " connectTimeout, database, password, scripts, time, timeout, uri, username");
+            + " connectTimeout, database, memoryBudgetMb, memoryCheckInterval, memoryGuard,"
+            + " memoryHysteresisPercent, memoryPressurePercent, memoryWarnPercent, password,"
+            + " scripts, time, timeout, uri, username");
+    assertThatThrownBy(() -> RedisEngineProvider.builder(EngineSettings.of("redis")
+        .text("uri", "redis://h:6379").text("memoryGuard", "maybe").build()))
+        .hasMessage("redis option memoryGuard must be on or off, was maybe");
+    assertThatThrownBy(() -> RedisEngineProvider.builder(EngineSettings.of("redis")
+        .text("uri", "redis://h:6379").integer("memoryWarnPercent", 90).build()))
+        .hasMessage("pressureAt must be in (warnAt = 0.9, 1], was 0.85");
     assertThatThrownBy(() -> RedisEngineProvider.builder(EngineSettings.of("redis")
         .text("uri", "redis://h:6379").text("scripts", "lua").build()))
         .hasMessage("redis option scripts must be auto, functions or evalsha, was lua");

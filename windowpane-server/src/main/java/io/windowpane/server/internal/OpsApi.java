@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.javalin.config.RoutesConfig;
 import io.javalin.http.Context;
 import io.windowpane.Failover;
+import io.windowpane.MemoryStatus;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -18,7 +19,7 @@ import java.util.concurrent.TimeUnit;
  * {@code /metrics} (Prometheus) and {@code /v1/openapi.yaml}. Over a failover chain,
  * {@code /health} asks the chain, whose own probes keep each member's state: 200 while a member
  * takes writes ({@code "degraded"} when it is not the first), 503 when none does, and every
- * member's state in {@code chain}.
+ * member's state in {@code chain}. With a Redis memory guard, {@code memory} holds its level.
  */
 final class OpsApi {
 
@@ -79,6 +80,7 @@ final class OpsApi {
       if (chain != null) {
         members(body.putArray("chain"), chain);
       }
+      service.windowpane().memoryStatus().ifPresent(m -> memory(body.putObject("memory"), m));
       Replies.json(ctx, failure == null ? 200 : 503, body);
       return null;
     }));
@@ -96,6 +98,21 @@ final class OpsApi {
       member.put("replays", m.replays());
       member.put("pendingReplay", m.pendingReplay());
     }
+  }
+
+  /**
+   * The memory guard's last reading: level, usage, bytes, policy and counters. Informational: a
+   * level of pressure leaves the status as it is (existing keys keep working).
+   */
+  static void memory(ObjectNode out, MemoryStatus m) {
+    out.put("level", m.level().name().toLowerCase(Locale.ROOT));
+    out.put("usage", Math.round(m.usage() * 1000) / 1000.0);
+    out.put("usedBytes", m.usedBytes());
+    out.put("limitBytes", m.limitBytes());
+    out.put("evictionPolicy", m.evictionPolicy());
+    out.put("refusedCreations", m.refusedCreations());
+    out.put("evictedKeys", m.evictedKeys());
+    out.put("oomErrors", m.outOfMemoryErrors());
   }
 
   private static byte[] resource(String path) {

@@ -108,6 +108,9 @@ final class Replies {
     if (t instanceof CapacityExceededException) {
       return new ApiError(409, "capacity_exceeded", null, t.getMessage());
     }
+    if (t instanceof io.windowpane.KeyCreationRefusedException) {
+      return new ApiError(503, "memory_pressure", null, t.getMessage());
+    }
     if (t instanceof WindowpaneException) {
       return new ApiError(503, "backend_unavailable", null,
           "the " + engine + " backend failed: " + t.getMessage());

@@ -79,6 +79,7 @@ public final class Service {
     if (chain != null) {
       metrics.failover(chain);
     }
+    metrics.memory(windowpane);
     catalog.limiters().forEach((name, entry) -> metrics.leasing(name, entry.limiter()));
   }
 

@@ -144,6 +144,14 @@ public final class ServiceMetrics implements AutoCloseable {
   }
 
   /**
+   * Reports the memory guard's level, bytes and counters when the engine has one
+   * ({@link io.windowpane.micrometer.MemoryMetrics}); each meter reads the guard's last reading.
+   */
+  public void memory(io.windowpane.Windowpane windowpane) {
+    io.windowpane.micrometer.MemoryMetrics.bind(registry, windowpane);
+  }
+
+  /**
    * Reports the leasing counters of {@code limiter} when its quota has leasing on
    * ({@link io.windowpane.micrometer.LeasingMetrics}); each meter reads {@link RateLimiter#leaseStats()} when scraped.
    */

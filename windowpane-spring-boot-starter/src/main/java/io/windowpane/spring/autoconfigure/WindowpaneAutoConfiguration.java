@@ -276,6 +276,17 @@ public class WindowpaneAutoConfiguration {
       return registry -> windowpane.failover()
           .ifPresent(chain -> new FailoverMeters(chain).bindTo(registry));
     }
+
+    /**
+     * The Redis memory guard's meters ({@link io.windowpane.micrometer.MemoryMetrics}, the
+     * service's names) when the engine has a guard; binds nothing otherwise.
+     */
+    @Bean
+    @ConditionalOnMissingBean(name = "windowpaneMemoryMeters")
+    io.micrometer.core.instrument.binder.MeterBinder windowpaneMemoryMeters(
+        Windowpane windowpane) {
+      return registry -> io.windowpane.micrometer.MemoryMetrics.bind(registry, windowpane);
+    }
   }
 
   /** Spring Data Redis' Lettuce connection settings, reused for {@code windowpane.engine.redis}. */
