@@ -4,9 +4,6 @@ import io.lettuce.core.RedisURI;
 import io.lettuce.core.StaticCredentialsProvider;
 import io.windowpane.GroupDecision;
 import io.windowpane.MillisClock;
-import io.windowpane.Quota;
-import io.windowpane.StatsSpec;
-import io.windowpane.WindowSpec;
 import io.windowpane.redis.internal.Calls;
 import io.windowpane.redis.internal.FunctionLibrary;
 import io.windowpane.redis.internal.LettuceSeam;
@@ -14,13 +11,9 @@ import io.windowpane.redis.internal.RedisSeam;
 import io.windowpane.redis.internal.RedisStores;
 import io.windowpane.redis.internal.SkewCorrectedClock;
 import io.windowpane.redis.internal.TimeArg;
-import io.windowpane.spi.CounterStore;
 import io.windowpane.spi.DeferredEngine;
-import io.windowpane.spi.Engine;
 import io.windowpane.spi.GroupRequest;
-import io.windowpane.spi.LimiterStore;
-import io.windowpane.spi.LockStore;
-import io.windowpane.spi.StatsStore;
+import io.windowpane.spi.RemoteEngine;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -67,12 +60,16 @@ import java.util.concurrent.CompletionStage;
  * at once. An all-or-nothing group is one call where its keys share one call
  * ({@link #tryAcquireAllOrNothingAsync}).
  *
+ * <p>Locks ({@code wp_lock}, {@code wp_renew}, {@code wp_unlock}; docs/locks.md): {@code SET NX
+ * PX} semantics with compare-token renewal and release, and a fencing counter per lock name
+ * incremented in the same call. Lock expiry follows the engine's time, like windows.
+ *
  * <p>Leasing: a limiter store's {@code lease} is one call of {@code wp_lease} (the largest grant
  * in [min, max] that fits every limit, recorded as an acquire of it at the engine's time) and its
  * {@code releaseAsync} one call of {@code wp_release} (unspent permits taken back out of where
  * the grant put them, idempotent per release id) (docs/redis-protocol.md, "Leasing").
  */
-public final class RedisEngine implements Engine {
+public final class RedisEngine extends RemoteEngine {
 
   /** How often client-time mode measures the offset to the server's clock. */
   private static final long SKEW_INTERVAL_MILLIS = 10_000;
@@ -82,50 +79,20 @@ public final class RedisEngine implements Engine {
 
   private final RedisSeam seam;
   private final RedisStores stores;
-  private final AutoCloseable skewTask;
   private final SkewCorrectedClock skewClock;
 
+  /** Closes {@code skewTask} (when there is one), then {@code seam}. */
   private RedisEngine(RedisSeam seam, RedisStores stores, SkewCorrectedClock skewClock,
       AutoCloseable skewTask) {
+    super("redis", stores, skewTask, seam);
     this.seam = seam;
     this.stores = stores;
     this.skewClock = skewClock;
-    this.skewTask = skewTask;
   }
 
   /** Options: where Redis is, credentials, timeouts, script mode and time source. */
   public static Builder builder() {
     return new Builder();
-  }
-
-  @Override
-  public String name() {
-    return "redis";
-  }
-
-  @Override
-  public CounterStore counterStore(String name, WindowSpec spec) {
-    return stores.counterStore(name, spec);
-  }
-
-  @Override
-  public LimiterStore limiterStore(String name, Quota quota) {
-    return stores.limiterStore(name, quota);
-  }
-
-  @Override
-  public StatsStore statsStore(String name, StatsSpec spec) {
-    return stores.statsStore(name, spec);
-  }
-
-  /**
-   * Distributed locks ({@code wp_lock}, {@code wp_renew}, {@code wp_unlock}; docs/locks.md):
-   * {@code SET NX PX} semantics with compare-token renewal and release, and a fencing counter per
-   * lock name incremented in the same call. Lock expiry follows the engine's time, like windows.
-   */
-  @Override
-  public Optional<LockStore> lockStore() {
-    return Optional.of(stores.lockStore());
   }
 
   /**
@@ -176,19 +143,6 @@ public final class RedisEngine implements Engine {
    */
   public Optional<Long> measuredSkewMillis() {
     return skewClock == null ? Optional.empty() : Optional.of(skewClock.offsetMillis());
-  }
-
-  @Override
-  public void close() {
-    try {
-      if (skewTask != null) {
-        skewTask.close();
-      }
-    } catch (Exception ignored) {
-      // cancelling a scheduled task does not fail
-    } finally {
-      seam.close();
-    }
   }
 
   /** Builds a {@link RedisEngine}. Each setter validates its argument at once. */
