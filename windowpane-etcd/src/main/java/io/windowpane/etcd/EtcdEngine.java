@@ -1,26 +1,17 @@
 package io.windowpane.etcd;
 
 import io.windowpane.MillisClock;
-import io.windowpane.Quota;
-import io.windowpane.StatsSpec;
-import io.windowpane.WindowSpec;
 import io.windowpane.WindowpaneException;
 import io.windowpane.etcd.internal.Context;
-import io.windowpane.etcd.internal.EtcdLockStore;
 import io.windowpane.etcd.internal.EtcdSeam;
 import io.windowpane.etcd.internal.EtcdStores;
 import io.windowpane.etcd.internal.JetcdSeam;
-import io.windowpane.spi.CounterStore;
 import io.windowpane.spi.DeferredEngine;
-import io.windowpane.spi.Engine;
-import io.windowpane.spi.LimiterStore;
-import io.windowpane.spi.LockStore;
-import io.windowpane.spi.StatsStore;
+import io.windowpane.spi.RemoteEngine;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
@@ -54,69 +45,31 @@ import java.util.concurrent.TimeUnit;
  * in the state. Keys are deleted by etcd through a few shared, rotating leases, between
  * {@code W + r + grace} and about 1/8 more after their last write.
  *
+ * <p>Locks: one key per lock under {@code <namespace>/lock/}, taken, renewed and released by
+ * compare-and-swap on its mod revision; the fencing token is the etcd revision of the write
+ * that took the lock (docs/locks.md). A reconfigured limiter
+ * ({@link io.windowpane.Windowpane#reconfigure}) keeps its etcd keys, named by the permits it
+ * was created with, while it runs; a process started with the new permits uses keys of its own.
+ *
  * <p>Failures surface as {@link WindowpaneException} ({@link io.windowpane.WindowpaneTimeoutException}
  * once {@link Builder#timeout} passes) with the cause attached. Thread-safe.
  */
-public final class EtcdEngine implements Engine {
+public final class EtcdEngine extends RemoteEngine {
 
   private final Context ctx;
-  private final EtcdStores stores;
   private final EtcdSeam seam;
-  private final EtcdLockStore locks;
   private final byte[] probeKey;
 
   private EtcdEngine(Context ctx, EtcdSeam seam, String namespace) {
+    super("etcd", new EtcdStores(ctx), ctx);
     this.ctx = ctx;
     this.seam = seam;
-    this.stores = new EtcdStores(ctx);
-    this.locks = new EtcdLockStore(ctx);
     this.probeKey = (namespace + "/probe").getBytes(StandardCharsets.UTF_8);
   }
 
   /** Options: endpoints, credentials, timeouts, clock, retry budget. */
   public static Builder builder() {
     return new Builder();
-  }
-
-  @Override
-  public String name() {
-    return "etcd";
-  }
-
-  @Override
-  public CounterStore counterStore(String name, WindowSpec spec) {
-    return stores.counterStore(name, spec);
-  }
-
-  @Override
-  public LimiterStore limiterStore(String name, Quota quota) {
-    return stores.limiterStore(name, quota);
-  }
-
-  /**
-   * The same etcd keys decided against the new permits. A limiter's keys are named by the
-   * permits it was created with, so a reconfigured limiter keeps that name while it runs; a
-   * process started with the new permits uses keys of their own.
-   */
-  @Override
-  public LimiterStore reconfiguredLimiterStore(String name, LimiterStore current, Quota quota) {
-    return stores.reconfiguredLimiterStore(current, quota);
-  }
-
-  @Override
-  public StatsStore statsStore(String name, StatsSpec spec) {
-    return stores.statsStore(name, spec);
-  }
-
-  /**
-   * Locks: one key per lock under {@code <namespace>/lock/}, taken, renewed and released by
-   * compare-and-swap on its mod revision; the fencing token is the etcd revision of the write
-   * that took the lock. Expiry follows the engine's clock like every other answer. See
-   * {@code docs/locks.md}.
-   */
-  @Override
-  public Optional<LockStore> lockStore() {
-    return Optional.of(locks);
   }
 
   /** One linearizable read (it needs a leader and a quorum), within the timeout. */
@@ -162,11 +115,6 @@ public final class EtcdEngine implements Engine {
   public EtcdMetrics metrics() {
     long[] c = ctx.counts();
     return new EtcdMetrics(c[0], c[1], c[2], c[3], c[4]);
-  }
-
-  @Override
-  public void close() {
-    ctx.close();
   }
 
   /** Builds an {@link EtcdEngine}. Each setter validates its argument at once. */

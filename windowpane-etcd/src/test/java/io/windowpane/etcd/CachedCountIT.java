@@ -105,7 +105,12 @@ class CachedCountIT {
   class Concurrency extends ConcurrencyConformance {
     @Override
     protected int operationsPerPhase() {
-      return 300;
+      return 150; // counts are exact at any size: every phase still races 8 writers on one key
+    }
+
+    @Override
+    protected boolean checksLimiters() {
+      return false; // the cache serves counters' counts only; EtcdConformanceIT runs these
     }
 
     @Override

@@ -9,21 +9,15 @@ import io.windowpane.Quota;
 import io.windowpane.WindowSpec;
 import io.windowpane.spi.Grant;
 import io.windowpane.spi.LimiterStore;
-import io.windowpane.testkit.conformance.ConformanceBase;
 import io.windowpane.testkit.etcd.EtcdServer;
 import io.windowpane.testkit.etcd.EtcdServerExtension;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -34,47 +28,13 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * or log entry of the grant's time and no further, once per release id whichever process sends
  * it (ids live in the key's value, apart from replay ids), and changes nothing once the window
  * left that time; concurrent leases and releases of two engines on one key count exactly. The
- * clock is manual and starts on a whole minute, so pane t0 + k s is pane k.
+ * clock is manual and starts on a whole minute ({@link WholeMinuteFixture}).
  */
 @ExtendWith(EtcdServerExtension.class)
-class EtcdLeaseIT {
-
-  private static final Duration TEN_SECONDS = Duration.ofSeconds(10);
-
-  private final EtcdServer etcd;
-  private final long t0 = Math.floorDiv(ConformanceBase.REALISTIC, 60_000) * 60_000 + 60_000;
-  private final ManualClock clock = ManualClock.at(t0);
-  private final List<EtcdEngine> engines = new ArrayList<>();
-  private EtcdEngine engine;
-  private String name;
+class EtcdLeaseIT extends WholeMinuteFixture {
 
   EtcdLeaseIT(EtcdServer etcd) {
-    this.etcd = etcd;
-  }
-
-  @BeforeEach
-  void open() {
-    engine = open(clock);
-    name = "lease-" + UUID.randomUUID().toString().substring(0, 8);
-  }
-
-  private EtcdEngine open(ManualClock c) {
-    EtcdEngine e = TestEngines.builder(List.of(etcd.endpoint()), c).build();
-    engines.add(e);
-    return e;
-  }
-
-  @AfterEach
-  void close() {
-    engines.forEach(EtcdEngine::close);
-  }
-
-  private void at(long offsetMillis) {
-    clock.set(t0 + offsetMillis);
-  }
-
-  private static <T> T await(CompletionStage<T> stage) throws Exception {
-    return stage.toCompletableFuture().get(20, TimeUnit.SECONDS);
+    super(etcd, "lease");
   }
 
   private static void release(LimiterStore l, long permits, Grant g, String id) throws Exception {

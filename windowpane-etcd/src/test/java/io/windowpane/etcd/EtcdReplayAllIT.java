@@ -1,14 +1,21 @@
 package io.windowpane.etcd;
 
+import static io.windowpane.testkit.replay.ReplayBatches.KEYS;
+import static io.windowpane.testkit.replay.ReplayBatches.await;
+import static io.windowpane.testkit.replay.ReplayBatches.batches;
+import static io.windowpane.testkit.replay.ReplayBatches.counts;
+import static io.windowpane.testkit.replay.ReplayBatches.mixed;
+import static io.windowpane.testkit.replay.ReplayBatches.oneByOne;
+import static io.windowpane.testkit.replay.ReplayBatches.quota;
+import static io.windowpane.testkit.replay.ReplayBatches.summaries;
+import static io.windowpane.testkit.replay.ReplayBatches.withValues;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.windowpane.CapacityExceededException;
-import io.windowpane.Decision;
 import io.windowpane.Limit;
 import io.windowpane.ManualClock;
 import io.windowpane.Quota;
 import io.windowpane.StatsSpec;
-import io.windowpane.Summary;
 import io.windowpane.WindowSpec;
 import io.windowpane.spi.CounterStore;
 import io.windowpane.spi.LimiterStore;
@@ -17,6 +24,7 @@ import io.windowpane.spi.StatsStore;
 import io.windowpane.testkit.conformance.ConformanceBase;
 import io.windowpane.testkit.etcd.EtcdServer;
 import io.windowpane.testkit.etcd.EtcdServerExtension;
+import io.windowpane.testkit.replay.ReplayBatches;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -49,7 +57,6 @@ import org.junit.jupiter.api.extension.ExtendWith;
 class EtcdReplayAllIT {
 
   private static final Duration TEN_SECONDS = Duration.ofSeconds(10);
-  private static final int KEYS = 20;
 
   private final EtcdServer etcd;
   private final long base = Math.floorDiv(ConformanceBase.REALISTIC, 60_000) * 60_000 + 60_000;
@@ -84,108 +91,12 @@ class EtcdReplayAllIT {
     return prefix + names++;
   }
 
-  private static void await(CompletionStage<Void> stage) throws Exception {
-    stage.toCompletableFuture().get(30, TimeUnit.SECONDS);
-  }
-
   /**
-   * 65 batches over {@link #KEYS} keys at times around {@code base + 9,500}: in now's pane, in
-   * older panes, in the previous fixed window, too old for every window, in the future; the
-   * last repeats the first (same key, same id).
-   */
-  private List<ReplayBatch> batches(String idPrefix) {
-    long[] times = {base + 9_500, base + 500, base + 3_250, base - 1, base - 15_000,
-        Long.MAX_VALUE, base + 8_999};
-    List<ReplayBatch> out = new ArrayList<>();
-    for (int i = 0; i < 64; i++) {
-      out.add(new ReplayBatch("k" + (i % KEYS), 1 + i % 5, null, times[i % times.length],
-          idPrefix + i));
-    }
-    out.add(out.get(0));
-    return out;
-  }
-
-  /** Half the ids of {@link #batches} (other counts: a landed id changes nothing), half new. */
-  private List<ReplayBatch> mixed() {
-    List<ReplayBatch> out = new ArrayList<>();
-    List<ReplayBatch> landed = batches("b");
-    for (int i = 0; i < 32; i++) {
-      ReplayBatch b = landed.get(2 * i);
-      out.add(new ReplayBatch(b.key(), 100, null, b.atMillis(), b.replayId()));
-      out.add(new ReplayBatch("k" + (i % KEYS), 2, null, base + 100 * i, "new" + i));
-    }
-    return out;
-  }
-
-  /** {@code batches} with values: {@code count} values from {@code 0.5 * (i + 1)} up. */
-  private static List<ReplayBatch> withValues(List<ReplayBatch> batches) {
-    List<ReplayBatch> out = new ArrayList<>();
-    for (int i = 0; i < batches.size(); i++) {
-      ReplayBatch b = batches.get(i);
-      double[] values = new double[(int) b.count()];
-      for (int v = 0; v < values.length; v++) {
-        values[v] = 0.5 * (i + 1) + v;
-      }
-      out.add(new ReplayBatch(b.key(), b.count(), values, b.atMillis(), b.replayId()));
-    }
-    return out;
-  }
-
-  private static void oneByOne(CounterStore store, List<ReplayBatch> batches) throws Exception {
-    for (ReplayBatch b : batches) {
-      await(store.replayAsync(b.key(), b.count(), b.atMillis(), b.replayId()));
-    }
-  }
-
-  private static void oneByOne(LimiterStore store, List<ReplayBatch> batches) throws Exception {
-    for (ReplayBatch b : batches) {
-      await(store.replayAsync(b.key(), b.count(), b.atMillis(), b.replayId()));
-    }
-  }
-
-  private static void oneByOne(StatsStore store, List<ReplayBatch> batches) throws Exception {
-    for (ReplayBatch b : batches) {
-      await(store.replayAsync(b.key(), b.values(), b.atMillis(), b.replayId()));
-    }
-  }
-
-  private static List<Long> counts(CounterStore store, int keys) {
-    List<Long> out = new ArrayList<>();
-    for (int i = 0; i < keys; i++) {
-      out.add(store.count("k" + i));
-    }
-    return out;
-  }
-
-  /**
-   * Each key's answer to an acquire of one permit: allowed, remaining, the denying limit, retry
-   * after. It records when allowed, so twins are always asked alike.
+   * Each key's answer to an acquire of one permit. It records when allowed, so twins are
+   * always asked alike.
    */
   private static List<String> decisions(LimiterStore store) {
-    List<String> out = new ArrayList<>();
-    for (int i = 0; i < KEYS; i++) {
-      Decision d = store.tryAcquire("k" + i, 1);
-      out.add(d.allowed() + "/" + d.remaining() + "/" + d.deniedBy().map(Limit::permits)
-          .orElse(0L) + "/" + d.retryAfterMillis());
-    }
-    return out;
-  }
-
-  /** Each key's summary: count, sum, min, max, p50. */
-  private static List<String> summaries(StatsStore store) {
-    List<String> out = new ArrayList<>();
-    for (int i = 0; i < KEYS; i++) {
-      Summary s = store.summary("k" + i);
-      out.add(s.isEmpty() ? "empty" : s.count() + "/" + s.sum() + "/" + s.min() + "/" + s.max()
-          + "/" + s.quantile(0.5));
-    }
-    return out;
-  }
-
-  private static Quota quota() {
-    return Quota.of(Limit.of(10, WindowSpec.panes(Duration.ofSeconds(1), 10)),
-        Limit.of(30, WindowSpec.weighted(TEN_SECONDS)),
-        Limit.of(50, WindowSpec.log(Duration.ofMinutes(1))));
+    return ReplayBatches.decisions(k -> store.tryAcquire(k, 1));
   }
 
   /** Write transactions {@code send} cost the engine. */
@@ -206,49 +117,49 @@ class EtcdReplayAllIT {
         WindowSpec.weighted(TEN_SECONDS), WindowSpec.log(TEN_SECONDS))) {
       CounterStore[] pair = {engine.counterStore(name(), spec),
           engine.counterStore(name(), spec)};
-      oneByOne(pair[0], batches("b"));
-      assertThat(transactions(engine, () -> await(pair[1].replayAllAsync(batches("b")))))
+      oneByOne(pair[0], batches(base, "b"));
+      assertThat(transactions(engine, () -> await(pair[1].replayAllAsync(batches(base, "b")))))
           .as(spec + ": 65 batches over 20 keys").isEqualTo(1);
-      assertThat(counts(pair[1], KEYS)).as(spec.toString()).isEqualTo(counts(pair[0], KEYS))
+      assertThat(counts(pair[1])).as(spec.toString()).isEqualTo(counts(pair[0]))
           .anySatisfy(n -> assertThat(n).isGreaterThan(5));
-      List<Long> before = counts(pair[1], KEYS);
-      assertThat(transactions(engine, () -> await(pair[1].replayAllAsync(batches("b")))))
+      List<Long> before = counts(pair[1]);
+      assertThat(transactions(engine, () -> await(pair[1].replayAllAsync(batches(base, "b")))))
           .as(spec + ": the same chunk again writes nothing").isZero();
-      assertThat(counts(pair[1], KEYS)).as(spec + ": the same chunk again").isEqualTo(before);
-      oneByOne(pair[0], mixed());
-      await(pair[1].replayAllAsync(mixed()));
-      assertThat(counts(pair[1], KEYS)).as(spec + ": mixed").isEqualTo(counts(pair[0], KEYS))
+      assertThat(counts(pair[1])).as(spec + ": the same chunk again").isEqualTo(before);
+      oneByOne(pair[0], mixed(base));
+      await(pair[1].replayAllAsync(mixed(base)));
+      assertThat(counts(pair[1])).as(spec + ": mixed").isEqualTo(counts(pair[0]))
           .isNotEqualTo(before);
       counters.add(pair);
     }
 
     LimiterStore one = engine.limiterStore(name(), quota());
     LimiterStore all = engine.limiterStore(name(), quota());
-    oneByOne(one, batches("b"));
-    assertThat(transactions(engine, () -> await(all.replayAllAsync(batches("b")))))
+    oneByOne(one, batches(base, "b"));
+    assertThat(transactions(engine, () -> await(all.replayAllAsync(batches(base, "b")))))
         .isEqualTo(1);
     assertThat(decisions(all)).isEqualTo(decisions(one))
         .anySatisfy(d -> assertThat(d).startsWith("false/"));
-    await(all.replayAllAsync(batches("b")));
+    await(all.replayAllAsync(batches(base, "b")));
     assertThat(decisions(all)).as("the same chunk again").isEqualTo(decisions(one));
-    oneByOne(one, mixed());
-    await(all.replayAllAsync(mixed()));
+    oneByOne(one, mixed(base));
+    await(all.replayAllAsync(mixed(base)));
     assertThat(decisions(all)).as("mixed").isEqualTo(decisions(one));
 
     List<StatsStore[]> stats = new ArrayList<>();
     for (StatsSpec spec : new StatsSpec[] {StatsSpec.histogram(TEN_SECONDS, 10),
         StatsSpec.exact(TEN_SECONDS)}) {
       StatsStore[] pair = {engine.statsStore(name(), spec), engine.statsStore(name(), spec)};
-      oneByOne(pair[0], withValues(batches("b")));
+      oneByOne(pair[0], withValues(batches(base, "b")));
       assertThat(transactions(engine,
-          () -> await(pair[1].replayAllAsync(withValues(batches("b")))))).isEqualTo(1);
+          () -> await(pair[1].replayAllAsync(withValues(batches(base, "b")))))).isEqualTo(1);
       assertThat(summaries(pair[1])).as(spec.toString()).isEqualTo(summaries(pair[0]))
           .anySatisfy(d -> assertThat(d).isNotEqualTo("empty"));
       List<String> held = summaries(pair[1]);
-      await(pair[1].replayAllAsync(withValues(batches("b"))));
+      await(pair[1].replayAllAsync(withValues(batches(base, "b"))));
       assertThat(summaries(pair[1])).as(spec + ": the same chunk again").isEqualTo(held);
-      oneByOne(pair[0], withValues(mixed()));
-      await(pair[1].replayAllAsync(withValues(mixed())));
+      oneByOne(pair[0], withValues(mixed(base)));
+      await(pair[1].replayAllAsync(withValues(mixed(base))));
       assertThat(summaries(pair[1])).as(spec + ": mixed").isEqualTo(summaries(pair[0]));
       stats.add(pair);
     }
@@ -256,8 +167,8 @@ class EtcdReplayAllIT {
     for (long later : new long[] {base + 10_000, base + 13_400, base + 19_000, base + 25_000}) {
       clock.set(later); // the replayed events leave with their own times
       for (CounterStore[] pair : counters) {
-        assertThat(counts(pair[1], KEYS)).as("at base + " + (later - base))
-            .isEqualTo(counts(pair[0], KEYS));
+        assertThat(counts(pair[1])).as("at base + " + (later - base))
+            .isEqualTo(counts(pair[0]));
       }
       assertThat(decisions(all)).as("at base + " + (later - base)).isEqualTo(decisions(one));
       for (StatsStore[] pair : stats) {
@@ -312,10 +223,10 @@ class EtcdReplayAllIT {
 
     EtcdEngine small = open(TestEngines.builder(List.of(etcd.endpoint()), clock).maxTxnOps(8));
     CounterStore eight = small.counterStore(name(), spec);
-    assertThat(transactions(small, () -> await(eight.replayAllAsync(batches("b")))))
+    assertThat(transactions(small, () -> await(eight.replayAllAsync(batches(base, "b")))))
         .as("20 keys, 8 a transaction").isEqualTo(3);
     CounterStore twin = engine.counterStore(name(), spec);
-    oneByOne(twin, batches("b"));
+    oneByOne(twin, batches(base, "b"));
     assertThat(counts(eight, KEYS)).isEqualTo(counts(twin, KEYS));
   }
 

@@ -14,19 +14,13 @@ import io.windowpane.WindowSpec;
 import io.windowpane.spi.CounterStore;
 import io.windowpane.spi.LimiterStore;
 import io.windowpane.spi.StatsStore;
-import io.windowpane.testkit.conformance.ConformanceBase;
 import io.windowpane.testkit.etcd.EtcdServer;
 import io.windowpane.testkit.etcd.EtcdServerExtension;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -35,48 +29,14 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * engine): events land in the pane or log position of their own time, leave the window with it,
  * are dropped once no window holds that time, count once per replay id (also when resent through
  * another engine), and a limiter takes them past its limit, then denies with the exact
- * retryAfter; statistics windows likewise. The clock is manual and starts on a whole minute,
- * so pane t0 + k s is pane k.
+ * retryAfter; statistics windows likewise. The clock is manual and starts on a whole minute
+ * ({@link WholeMinuteFixture}).
  */
 @ExtendWith(EtcdServerExtension.class)
-class EtcdReplayIT {
-
-  private static final Duration TEN_SECONDS = Duration.ofSeconds(10);
-
-  private final EtcdServer etcd;
-  private final long t0 = Math.floorDiv(ConformanceBase.REALISTIC, 60_000) * 60_000 + 60_000;
-  private final ManualClock clock = ManualClock.at(t0);
-  private final List<EtcdEngine> engines = new ArrayList<>();
-  private EtcdEngine engine;
-  private String name;
+class EtcdReplayIT extends WholeMinuteFixture {
 
   EtcdReplayIT(EtcdServer etcd) {
-    this.etcd = etcd;
-  }
-
-  @BeforeEach
-  void open() {
-    engine = open(clock);
-    name = "replay-" + UUID.randomUUID().toString().substring(0, 8);
-  }
-
-  private EtcdEngine open(ManualClock c) {
-    EtcdEngine e = TestEngines.builder(List.of(etcd.endpoint()), c).build();
-    engines.add(e);
-    return e;
-  }
-
-  @AfterEach
-  void close() {
-    engines.forEach(EtcdEngine::close);
-  }
-
-  private void at(long offsetMillis) {
-    clock.set(t0 + offsetMillis);
-  }
-
-  private static <T> T await(CompletionStage<T> stage) throws Exception {
-    return stage.toCompletableFuture().get(20, TimeUnit.SECONDS);
+    super(etcd, "replay");
   }
 
   private void replay(CounterStore store, String key, long n, long offsetMillis, String id)

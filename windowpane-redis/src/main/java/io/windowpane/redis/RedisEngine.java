@@ -5,9 +5,6 @@ import io.lettuce.core.StaticCredentialsProvider;
 import io.windowpane.GroupDecision;
 import io.windowpane.MemoryStatus;
 import io.windowpane.MillisClock;
-import io.windowpane.Quota;
-import io.windowpane.StatsSpec;
-import io.windowpane.WindowSpec;
 import io.windowpane.redis.internal.Calls;
 import io.windowpane.redis.internal.FunctionLibrary;
 import io.windowpane.redis.internal.GuardedSeam;
@@ -17,13 +14,9 @@ import io.windowpane.redis.internal.RedisSeam;
 import io.windowpane.redis.internal.RedisStores;
 import io.windowpane.redis.internal.SkewCorrectedClock;
 import io.windowpane.redis.internal.TimeArg;
-import io.windowpane.spi.CounterStore;
 import io.windowpane.spi.DeferredEngine;
-import io.windowpane.spi.Engine;
 import io.windowpane.spi.GroupRequest;
-import io.windowpane.spi.LimiterStore;
-import io.windowpane.spi.LockStore;
-import io.windowpane.spi.StatsStore;
+import io.windowpane.spi.RemoteEngine;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -70,6 +63,10 @@ import java.util.concurrent.CompletionStage;
  * at once. An all-or-nothing group is one call where its keys share one call
  * ({@link #tryAcquireAllOrNothingAsync}).
  *
+ * <p>Locks ({@code wp_lock}, {@code wp_renew}, {@code wp_unlock}; docs/locks.md): {@code SET NX
+ * PX} semantics with compare-token renewal and release, and a fencing counter per lock name
+ * incremented in the same call. Lock expiry follows the engine's time, like windows.
+ *
  * <p>Leasing: a limiter store's {@code lease} is one call of {@code wp_lease} (the largest grant
  * in [min, max] that fits every limit, recorded as an acquire of it at the engine's time) and its
  * {@code releaseAsync} one call of {@code wp_release} (unspent permits taken back out of where
@@ -85,7 +82,7 @@ import java.util.concurrent.CompletionStage;
  * evictions are counted and logged the same way ({@link #memoryStatus()}; docs/failover.md,
  * "Memory pressure").
  */
-public final class RedisEngine implements Engine {
+public final class RedisEngine extends RemoteEngine {
 
   /** How often client-time mode measures the offset to the server's clock. */
   private static final long SKEW_INTERVAL_MILLIS = 10_000;
@@ -95,54 +92,22 @@ public final class RedisEngine implements Engine {
 
   private final RedisSeam seam;
   private final RedisStores stores;
-  private final AutoCloseable skewTask;
   private final SkewCorrectedClock skewClock;
   private final MemoryGuard guard;
-  private final AutoCloseable guardTask;
 
+  /** Closes {@code guardTask} and {@code skewTask} (when there are), then {@code seam}. */
   private RedisEngine(RedisSeam seam, RedisStores stores, SkewCorrectedClock skewClock,
       AutoCloseable skewTask, MemoryGuard guard, AutoCloseable guardTask) {
+    super("redis", stores, guardTask, skewTask, seam);
     this.seam = seam;
     this.stores = stores;
     this.skewClock = skewClock;
-    this.skewTask = skewTask;
     this.guard = guard;
-    this.guardTask = guardTask;
   }
 
   /** Options: where Redis is, credentials, timeouts, script mode and time source. */
   public static Builder builder() {
     return new Builder();
-  }
-
-  @Override
-  public String name() {
-    return "redis";
-  }
-
-  @Override
-  public CounterStore counterStore(String name, WindowSpec spec) {
-    return stores.counterStore(name, spec);
-  }
-
-  @Override
-  public LimiterStore limiterStore(String name, Quota quota) {
-    return stores.limiterStore(name, quota);
-  }
-
-  @Override
-  public StatsStore statsStore(String name, StatsSpec spec) {
-    return stores.statsStore(name, spec);
-  }
-
-  /**
-   * Distributed locks ({@code wp_lock}, {@code wp_renew}, {@code wp_unlock}; docs/locks.md):
-   * {@code SET NX PX} semantics with compare-token renewal and release, and a fencing counter per
-   * lock name incremented in the same call. Lock expiry follows the engine's time, like windows.
-   */
-  @Override
-  public Optional<LockStore> lockStore() {
-    return Optional.of(stores.lockStore());
   }
 
   /**
@@ -212,22 +177,6 @@ public final class RedisEngine implements Engine {
   public Optional<CompletionStage<MemoryStatus>> checkMemory() {
     return guard == null ? Optional.empty()
         : Optional.<CompletionStage<MemoryStatus>>of(guard.check(seam));
-  }
-
-  @Override
-  public void close() {
-    try {
-      if (guardTask != null) {
-        guardTask.close();
-      }
-      if (skewTask != null) {
-        skewTask.close();
-      }
-    } catch (Exception ignored) {
-      // cancelling a scheduled task does not fail
-    } finally {
-      seam.close();
-    }
   }
 
   /** Builds a {@link RedisEngine}. Each setter validates its argument at once. */

@@ -1,21 +1,20 @@
 package io.windowpane.redis;
 
+import static io.windowpane.testkit.reconfigure.ReconfigureScenarios.quota;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.windowpane.Decision;
 import io.windowpane.Failover;
 import io.windowpane.Failover.Health;
 import io.windowpane.Leasing;
-import io.windowpane.Limit;
 import io.windowpane.ManualClock;
-import io.windowpane.Quota;
 import io.windowpane.RateLimiter;
 import io.windowpane.WindowSpec;
 import io.windowpane.Windowpane;
+import io.windowpane.testkit.reconfigure.ReconfigureScenarios;
 import io.windowpane.testkit.redis.RedisServer;
 import io.windowpane.testkit.redis.RedisServerExtension;
 import java.time.Duration;
-import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -41,30 +40,10 @@ class RedisReconfigureIT {
         .expiryGrace(Duration.ofMinutes(10)).build());
   }
 
-  private static Quota quota(long permits, WindowSpec window) {
-    return Quota.of(Limit.of(permits, window));
-  }
-
   @Test
   void changedPermits_keepEveryKeysCounts_inEachLayout() {
-    List<WindowSpec> windows = List.of(WindowSpec.panes(Duration.ofSeconds(1), 10),
-        WindowSpec.log(Duration.ofSeconds(1)), WindowSpec.weighted(Duration.ofSeconds(1)));
     try (Windowpane wp = redisWindowpane()) {
-      for (WindowSpec w : windows) {
-        String name = "reconf-" + w.algorithm();
-        RateLimiter limiter = wp.limiter(name, quota(10, w));
-        assertThat(limiter.tryAcquire("k", 6).allowed()).isTrue();
-        wp.reconfigure(name, quota(5, w));
-        Decision denied = limiter.tryAcquire("k");
-        assertThat(denied.allowed()).as("%s", w).isFalse();
-        assertThat(denied.deniedBy().orElseThrow().permits()).isEqualTo(5);
-        wp.reconfigure(name, quota(8, w));
-        assertThat(limiter.tryAcquire("k", 2)).as("%s", w).isEqualTo(Decision.allowed(0));
-        assertThat(limiter.tryAcquire("k").allowed()).isFalse();
-        clock.advance(denied.retryAfterMillis() + 1_000);
-        assertThat(limiter.tryAcquire("k", 8).allowed()).as("%s: a whole window later", w)
-            .isTrue();
-      }
+      ReconfigureScenarios.changedPermits_keepEveryKeysCounts(wp, clock);
     }
   }
 

@@ -1,13 +1,17 @@
 package io.windowpane.redis;
 
+import static io.windowpane.testkit.replay.ReplayBatches.await;
+import static io.windowpane.testkit.replay.ReplayBatches.batches;
+import static io.windowpane.testkit.replay.ReplayBatches.counts;
+import static io.windowpane.testkit.replay.ReplayBatches.mixed;
+import static io.windowpane.testkit.replay.ReplayBatches.oneByOne;
+import static io.windowpane.testkit.replay.ReplayBatches.quota;
+import static io.windowpane.testkit.replay.ReplayBatches.summaries;
+import static io.windowpane.testkit.replay.ReplayBatches.withValues;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.windowpane.Decision;
-import io.windowpane.Limit;
 import io.windowpane.ManualClock;
-import io.windowpane.Quota;
 import io.windowpane.StatsSpec;
-import io.windowpane.Summary;
 import io.windowpane.WindowSpec;
 import io.windowpane.spi.CounterStore;
 import io.windowpane.spi.LimiterStore;
@@ -17,10 +21,10 @@ import io.windowpane.testkit.redis.RedisCluster;
 import io.windowpane.testkit.redis.RedisServer;
 import io.windowpane.testkit.redis.RedisServerExtension;
 import io.windowpane.testkit.redis.RespClient;
+import io.windowpane.testkit.replay.ReplayBatches;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.regex.Matcher;
@@ -45,7 +49,6 @@ class RedisReplayAllIT {
 
   private static final Duration TEN_SECONDS = Duration.ofSeconds(10);
   private static final AtomicInteger NAMES = new AtomicInteger();
-  private static final int KEYS = 20;
 
   private final RedisServer redis;
 
@@ -57,114 +60,18 @@ class RedisReplayAllIT {
     return "replayall" + NAMES.incrementAndGet();
   }
 
-  private static void await(CompletionStage<Void> stage) {
-    stage.toCompletableFuture().join();
-  }
-
   private static long base() {
     return Math.floorDiv(TestEngines.startInstants()[0], 10_000) * 10_000;
   }
 
-  /**
-   * 65 batches over {@link #KEYS} keys at times around {@code base + 9,500}: in now's pane, in
-   * older panes, in the previous fixed window, too old for every window, in the future; the
-   * last repeats the first (same key, same id).
-   */
-  private static List<ReplayBatch> batches(long base, String idPrefix) {
-    long[] times = {base + 9_500, base + 500, base + 3_250, base - 1, base - 15_000,
-        Long.MAX_VALUE, base + 8_999};
-    List<ReplayBatch> out = new ArrayList<>();
-    for (int i = 0; i < 64; i++) {
-      out.add(new ReplayBatch("k" + (i % KEYS), 1 + i % 5, null, times[i % times.length],
-          idPrefix + i));
-    }
-    out.add(out.get(0));
-    return out;
-  }
-
-  /** Half the ids of {@link #batches} (other counts: a landed id changes nothing), half new. */
-  private static List<ReplayBatch> mixed(long base) {
-    List<ReplayBatch> out = new ArrayList<>();
-    List<ReplayBatch> landed = batches(base, "b");
-    for (int i = 0; i < 32; i++) {
-      ReplayBatch b = landed.get(2 * i);
-      out.add(new ReplayBatch(b.key(), 100, null, b.atMillis(), b.replayId()));
-      out.add(new ReplayBatch("k" + (i % KEYS), 2, null, base + 100 * i, "new" + i));
-    }
-    return out;
-  }
-
-  /** {@code batches} with values: {@code count} values from {@code 0.5 * (i + 1)} up. */
-  private static List<ReplayBatch> withValues(List<ReplayBatch> batches) {
-    List<ReplayBatch> out = new ArrayList<>();
-    for (int i = 0; i < batches.size(); i++) {
-      ReplayBatch b = batches.get(i);
-      double[] values = new double[(int) b.count()];
-      for (int v = 0; v < values.length; v++) {
-        values[v] = 0.5 * (i + 1) + v;
-      }
-      out.add(new ReplayBatch(b.key(), b.count(), values, b.atMillis(), b.replayId()));
-    }
-    return out;
-  }
-
-  private static void oneByOne(StatsStore store, List<ReplayBatch> batches) {
-    for (ReplayBatch b : batches) {
-      await(store.replayAsync(b.key(), b.values(), b.atMillis(), b.replayId()));
-    }
-  }
-
-  /** Each key's summary: count, sum, min, max, p50. */
-  private static List<String> summaries(StatsStore store) {
-    List<String> out = new ArrayList<>();
-    for (int i = 0; i < KEYS; i++) {
-      Summary s = store.summary("k" + i);
-      out.add(s.isEmpty() ? "empty" : s.count() + "/" + s.sum() + "/" + s.min() + "/" + s.max()
-          + "/" + s.quantile(0.5));
-    }
-    return out;
-  }
-
-  private static void oneByOne(CounterStore store, List<ReplayBatch> batches) {
-    for (ReplayBatch b : batches) {
-      await(store.replayAsync(b.key(), b.count(), b.atMillis(), b.replayId()));
-    }
-  }
-
-  private static void oneByOne(LimiterStore store, List<ReplayBatch> batches) {
-    for (ReplayBatch b : batches) {
-      await(store.replayAsync(b.key(), b.count(), b.atMillis(), b.replayId()));
-    }
-  }
-
-  private static List<Long> counts(CounterStore store) {
-    List<Long> out = new ArrayList<>();
-    for (int i = 0; i < KEYS; i++) {
-      out.add(store.count("k" + i));
-    }
-    return out;
-  }
-
-  /** Each key's peek of one permit: allowed, remaining, the denying limit, retry after. */
+  /** Each key's peek of one permit. */
   private static List<String> decisions(LimiterStore store) {
-    List<String> out = new ArrayList<>();
-    for (int i = 0; i < KEYS; i++) {
-      Decision d = store.peek("k" + i, 1).orElseThrow();
-      out.add(d.allowed() + "/" + d.remaining() + "/" + d.deniedBy().map(Limit::permits)
-          .orElse(0L) + "/" + d.retryAfterMillis());
-    }
-    return out;
+    return ReplayBatches.decisions(k -> store.peek(k, 1).orElseThrow());
   }
 
   private static List<WindowSpec> windows() {
     return List.of(WindowSpec.panes(TEN_SECONDS, 10), WindowSpec.weighted(TEN_SECONDS),
         WindowSpec.log(TEN_SECONDS));
-  }
-
-  private static Quota quota() {
-    return Quota.of(Limit.of(10, WindowSpec.panes(Duration.ofSeconds(1), 10)),
-        Limit.of(30, WindowSpec.weighted(TEN_SECONDS)),
-        Limit.of(50, WindowSpec.log(Duration.ofMinutes(1))));
   }
 
   /**

@@ -1,9 +1,7 @@
 package io.windowpane.etcd.internal;
 
 import io.windowpane.etcd.EtcdEngine;
-import io.windowpane.spi.DeferredEngine;
-import io.windowpane.spi.Engine;
-import io.windowpane.spi.EngineProvider;
+import io.windowpane.spi.BuilderEngineProvider;
 import io.windowpane.spi.EngineSettings;
 import java.time.Duration;
 import java.util.List;
@@ -21,30 +19,18 @@ import java.util.Set;
  * left out keeps the builder's default. An option it does not know is refused, so the
  * configuration and the engine cannot drift apart unnoticed.
  */
-public final class EtcdEngineProvider implements EngineProvider {
+public final class EtcdEngineProvider extends BuilderEngineProvider<EtcdEngine.Builder> {
 
   private static final Set<String> OPTIONS = Set.of("endpoints", "user", "password",
       "namespace", "timeout", "connectTimeout", "expiryGrace", "conflictRetries", "backoffBase",
       "backoffMax", "maxValueBytes", "maxTxnOps", "cachedCounts");
 
-  @Override
-  public String kind() {
-    return "etcd";
+  public EtcdEngineProvider() {
+    super("etcd", OPTIONS, EtcdEngine.Builder::build, EtcdEngine.Builder::buildDeferred);
   }
 
   @Override
-  public Engine build(EngineSettings settings) {
-    return builder(settings).build();
-  }
-
-  @Override
-  public DeferredEngine buildDeferred(EngineSettings settings) {
-    return builder(settings).buildDeferred();
-  }
-
-  /** A builder with every option of {@code settings}; connects nothing. */
-  static EtcdEngine.Builder builder(EngineSettings settings) {
-    settings.requireOnly(OPTIONS);
+  protected EtcdEngine.Builder configure(EngineSettings settings) {
     List<String> endpoints = settings.texts("endpoints");
     EtcdEngine.Builder b = EtcdEngine.builder().endpoints(endpoints.toArray(new String[0]));
     Optional<String> user = settings.text("user");

@@ -22,7 +22,7 @@ class EtcdEngineProviderTest {
 
   @Test
   void builder_takesEveryOptionOfTheBlock() {
-    EtcdEngineProvider.builder(EngineSettings.of("etcd")
+    new EtcdEngineProvider().builder(EngineSettings.of("etcd")
         .texts("endpoints", List.of("http://127.0.0.1:2379", "http://127.0.0.1:2380"))
         .text("user", "app").text("password", "s3cret").text("namespace", "shop.prod")
         .duration("timeout", Duration.ofSeconds(3))
@@ -37,7 +37,7 @@ class EtcdEngineProviderTest {
 
   @Test
   void builder_passesMaxTxnOpsToTheEngine_whichChecksItsRange() {
-    assertThatThrownBy(() -> EtcdEngineProvider.builder(EngineSettings.of("etcd")
+    assertThatThrownBy(() -> new EtcdEngineProvider().builder(EngineSettings.of("etcd")
         .texts("endpoints", List.of("http://127.0.0.1:2379")).integer("maxTxnOps", 0).build()))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessage("maxTxnOps must be in [1, 10000], was 0");
@@ -47,18 +47,18 @@ class EtcdEngineProviderTest {
   void builder_unknownOrBadOption_refusedBeforeAnyIo() {
     EngineSettings.Builder base = EngineSettings.of("etcd")
         .texts("endpoints", List.of("http://127.0.0.1:2379"));
-    assertThatThrownBy(() -> EtcdEngineProvider.builder(base.text("endpoint", "x").build()))
+    assertThatThrownBy(() -> new EtcdEngineProvider().builder(base.text("endpoint", "x").build()))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageStartingWith("etcd option endpoint is unknown; the etcd engine takes"
             + " backoffBase, backoffMax, cachedCounts,");
-    assertThatThrownBy(() -> EtcdEngineProvider.builder(EngineSettings.of("etcd")
+    assertThatThrownBy(() -> new EtcdEngineProvider().builder(EngineSettings.of("etcd")
         .texts("endpoints", List.of("http://127.0.0.1:2379"))
         .duration("backoffMax", Duration.ofMillis(100)).build()))
         .hasMessage("etcd options backoffBase and backoffMax go together, was only backoffMax");
-    assertThatThrownBy(() -> EtcdEngineProvider.builder(EngineSettings.of("etcd")
+    assertThatThrownBy(() -> new EtcdEngineProvider().builder(EngineSettings.of("etcd")
         .texts("endpoints", List.of("http://127.0.0.1:2379")).text("user", "app").build()))
         .isInstanceOf(IllegalArgumentException.class);
-    assertThatThrownBy(() -> EtcdEngineProvider.builder(EngineSettings.of("etcd").build()))
+    assertThatThrownBy(() -> new EtcdEngineProvider().builder(EngineSettings.of("etcd").build()))
         .hasMessage("endpoints must name at least one URL");
   }
 }

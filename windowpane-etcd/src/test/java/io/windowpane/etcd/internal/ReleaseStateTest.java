@@ -1,7 +1,13 @@
 package io.windowpane.etcd.internal;
 
+import static io.windowpane.etcd.internal.WindowModel.STARTS;
+import static io.windowpane.etcd.internal.WindowModel.count;
+import static io.windowpane.etcd.internal.WindowModel.holds;
+import static io.windowpane.etcd.internal.WindowModel.roundTrip;
+import static io.windowpane.etcd.internal.WindowModel.windows;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.windowpane.etcd.internal.WindowModel.Event;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
@@ -14,8 +20,6 @@ import org.junit.jupiter.api.Test;
  * (epoch-like, before 1970, far in the future), each on a whole second.
  */
 class ReleaseStateTest {
-
-  private static final long[] STARTS = {1_700_000_000_000L, -7_000_000L, 4_000_000_000_000_000L};
 
   @Test
   void panes_releaseTakesFromThePaneOfItsTime_andTheRestLeavesWithIt() {
@@ -102,9 +106,6 @@ class ReleaseStateTest {
     }
   }
 
-  /** An event the model holds: n at time t (negative: a release). */
-  private record Event(long t, long n) {}
-
   /**
    * Adds (grants), replays and releases in random order, releases mostly at the time of an
    * earlier add, some larger than what is left there, at non-decreasing times as Doc hands them
@@ -120,8 +121,7 @@ class ReleaseStateTest {
       long paneMillis = 1 + r.nextInt(100);
       int panes = 1 + r.nextInt(12);
       long w = paneMillis * panes;
-      WindowState[] windows = {new PaneState(paneMillis, panes, false),
-          new LogState(w, LogState.MAX_COUNTER_ENTRIES), new PaneState(w, 2, true)};
+      WindowState[] windows = windows(paneMillis, panes);
       List<List<Event>> held = List.of(new ArrayList<>(), new ArrayList<>(), new ArrayList<>());
       List<Long> grants = new ArrayList<>();
       long now = t0;
@@ -159,78 +159,25 @@ class ReleaseStateTest {
             }
           }
           if (r.nextInt(10) == 0) {
-            windows[i] = roundTrip(windows[i], i, paneMillis, panes, w);
+            windows[i] = roundTrip(windows[i], i, paneMillis, panes);
           }
           assertThat(windows[i].count(now)).as(what).isEqualTo(
-              modelCount(i, events, paneMillis, panes, w, now));
+              count(i, events, paneMillis, panes, w, now));
         }
       }
     }
-  }
-
-  /**
-   * Whether window {@code i} still holds time {@code at} at {@code now}, as a replay sees it (a
-   * release into a weighted window: while the fixed window of {@code at} still weighs in).
-   */
-  private static boolean holds(int i, long paneMillis, int panes, long w, long now, long at) {
-    return i == 0 ? Math.floorDiv(at, paneMillis) > Math.floorDiv(now, paneMillis) - panes
-        : now - at < w;
   }
 
   /** What the position of {@code at} holds: its pane, its log entry, its fixed window. */
   private static long position(int i, List<Event> events, long paneMillis, long w, long at) {
     long sum = 0;
     for (Event e : events) {
-      boolean same = i == 0 ? Math.floorDiv(e.t, paneMillis) == Math.floorDiv(at, paneMillis)
-          : i == 1 ? e.t == at : Math.floorDiv(e.t, w) == Math.floorDiv(at, w);
+      boolean same = i == 0 ? Math.floorDiv(e.t(), paneMillis) == Math.floorDiv(at, paneMillis)
+          : i == 1 ? e.t() == at : Math.floorDiv(e.t(), w) == Math.floorDiv(at, w);
       if (same) {
-        sum += e.n;
+        sum += e.n();
       }
     }
     return sum;
-  }
-
-  private static long modelCount(int i, List<Event> events, long paneMillis, int panes, long w,
-      long now) {
-    long sum = 0;
-    switch (i) {
-      case 0:
-        for (Event e : events) {
-          if (Math.floorDiv(e.t, paneMillis) > Math.floorDiv(now, paneMillis) - panes) {
-            sum += e.n;
-          }
-        }
-        return sum;
-      case 1:
-        for (Event e : events) {
-          if (now - e.t < w) {
-            sum += e.n;
-          }
-        }
-        return sum;
-      default:
-        long pe = Math.floorDiv(now, w);
-        long previous = 0;
-        for (Event e : events) {
-          long q = Math.floorDiv(e.t, w);
-          if (q == pe) {
-            sum += e.n;
-          } else if (q == pe - 1) {
-            previous += e.n;
-          }
-        }
-        long left = w - (now - pe * w);
-        return sum + (previous * left + w - 1) / w;
-    }
-  }
-
-  private static WindowState roundTrip(WindowState window, int i, long paneMillis, int panes,
-      long w) {
-    Bytes.Writer out = new Bytes.Writer(8);
-    window.write(out);
-    WindowState back = i == 0 ? new PaneState(paneMillis, panes, false)
-        : i == 1 ? new LogState(w, LogState.MAX_COUNTER_ENTRIES) : new PaneState(w, 2, true);
-    back.read(new Bytes.Reader(out.toByteArray()));
-    return back;
   }
 }

@@ -1,5 +1,9 @@
 package io.windowpane.etcd.internal;
 
+import static io.windowpane.testkit.replay.ReplayBatches.await;
+import static io.windowpane.testkit.replay.ReplayBatches.batches;
+import static io.windowpane.testkit.replay.ReplayBatches.counts;
+import static io.windowpane.testkit.replay.ReplayBatches.oneByOne;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.windowpane.ManualClock;
@@ -13,9 +17,7 @@ import io.windowpane.spi.StatsStore;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -32,7 +34,6 @@ class ReplayChunkTest {
 
   private static final long BASE = 1_700_000_000_000L; // a whole 10 s
   private static final WindowSpec PANES = WindowSpec.panes(Duration.ofSeconds(10), 10);
-  private static final int KEYS = 20;
 
   private final ManualClock clock = ManualClock.at(BASE + 9_500);
   private final LosingSeam seam = new LosingSeam();
@@ -54,53 +55,19 @@ class ReplayChunkTest {
     contexts.forEach(Context::close);
   }
 
-  /**
-   * 65 batches over {@link #KEYS} keys: in now's pane, in older panes, too old, in the future;
-   * the last repeats the first (same key, same id).
-   */
-  private static List<ReplayBatch> batches(String idPrefix) {
-    long[] times = {BASE + 9_500, BASE + 500, BASE + 3_250, BASE - 1, BASE - 15_000,
-        Long.MAX_VALUE, BASE + 8_999};
-    List<ReplayBatch> out = new ArrayList<>();
-    for (int i = 0; i < 64; i++) {
-      out.add(new ReplayBatch("k" + (i % KEYS), 1 + i % 5, null, times[i % times.length],
-          idPrefix + i));
-    }
-    out.add(out.get(0));
-    return out;
-  }
-
-  private static void await(CompletionStage<Void> stage) throws Exception {
-    stage.toCompletableFuture().get(10, TimeUnit.SECONDS);
-  }
-
-  private static void oneByOne(CounterStore store, List<ReplayBatch> batches) throws Exception {
-    for (ReplayBatch b : batches) {
-      await(store.replayAsync(b.key(), b.count(), b.atMillis(), b.replayId()));
-    }
-  }
-
-  private static List<Long> counts(CounterStore store) {
-    List<Long> out = new ArrayList<>();
-    for (int i = 0; i < KEYS; i++) {
-      out.add(store.count("k" + i));
-    }
-    return out;
-  }
-
   @Test
   void chunk_isOneReadAndOneWrite_recordsWhatOneByOneRecords_andSentAgainWritesNothing()
       throws Exception {
     Context ctx = context();
     CounterStore single = new EtcdCounterStore(ctx, "single", PANES);
     CounterStore chunked = new EtcdCounterStore(ctx, "chunked", PANES);
-    oneByOne(single, batches("b"));
-    await(chunked.replayAllAsync(batches("b")));
+    oneByOne(single, batches(BASE, "b"));
+    await(chunked.replayAllAsync(batches(BASE, "b")));
     assertThat(seam.memory.multiKeyReads).isEqualTo(1);
     assertThat(seam.memory.multiKeyWrites).isEqualTo(1);
     assertThat(counts(chunked)).isEqualTo(counts(single))
         .anySatisfy(n -> assertThat(n).isGreaterThan(5));
-    await(chunked.replayAllAsync(batches("b")));
+    await(chunked.replayAllAsync(batches(BASE, "b")));
     assertThat(seam.memory.multiKeyWrites).as("every id remembered: no write").isEqualTo(1);
     assertThat(counts(chunked)).isEqualTo(counts(single));
   }
@@ -110,9 +77,9 @@ class ReplayChunkTest {
     Context ctx = context();
     CounterStore single = new EtcdCounterStore(ctx, "single", PANES);
     CounterStore chunked = new EtcdCounterStore(ctx, "chunked", PANES);
-    oneByOne(single, batches("b"));
+    oneByOne(single, batches(BASE, "b"));
     seam.loseAnswers = 1;
-    await(chunked.replayAllAsync(batches("b")));
+    await(chunked.replayAllAsync(batches(BASE, "b")));
     assertThat(seam.loseAnswers).as("the answer was lost").isZero();
     assertThat(seam.memory.multiKeyReads).as("read again after the lost answer").isEqualTo(2);
     assertThat(seam.memory.multiKeyWrites).as("the retry found every id and wrote nothing")
@@ -128,9 +95,9 @@ class ReplayChunkTest {
     CounterStore chunked = new EtcdCounterStore(ctx, "chunked", PANES);
     CounterStore otherProcess = new EtcdCounterStore(
         context(seam.memory, Context.DEFAULT_MAX_TXN_OPS, 1_500_000), "chunked", PANES);
-    oneByOne(single, batches("b"));
+    oneByOne(single, batches(BASE, "b"));
     seam.beforeMultiKeyWrite = () -> otherProcess.add("k3", 7);
-    await(chunked.replayAllAsync(batches("b")));
+    await(chunked.replayAllAsync(batches(BASE, "b")));
     assertThat(seam.memory.multiKeyWrites).as("the lost compare, then the 19 other keys")
         .isEqualTo(2);
     assertThat(ctx.counts()[2]).as("conflicts").isEqualTo(1);
@@ -145,14 +112,14 @@ class ReplayChunkTest {
     Context ctx = context(seam, 8, 1_500_000);
     CounterStore single = new EtcdCounterStore(ctx, "single", PANES);
     CounterStore chunked = new EtcdCounterStore(ctx, "chunked", PANES);
-    oneByOne(single, batches("b"));
-    await(chunked.replayAllAsync(batches("b")));
+    oneByOne(single, batches(BASE, "b"));
+    await(chunked.replayAllAsync(batches(BASE, "b")));
     assertThat(seam.memory.multiKeyReads).as("20 keys: 8 + 8 + 4").isEqualTo(3);
     assertThat(seam.memory.multiKeyWrites).isEqualTo(3);
     assertThat(counts(chunked)).isEqualTo(counts(single));
 
     CounterStore tooMany = new EtcdCounterStore(context(seam, 128, 1_500_000), "c", PANES);
-    assertThat(tooMany.replayAllAsync(batches("t")).toCompletableFuture())
+    assertThat(tooMany.replayAllAsync(batches(BASE, "t")).toCompletableFuture())
         .failsWithin(Duration.ofSeconds(10)).withThrowableOfType(ExecutionException.class)
         .havingCause().isInstanceOf(WindowpaneException.class)
         .withMessageContaining("maxTxnOps = 128");

@@ -1,9 +1,15 @@
 package io.windowpane.etcd.internal;
 
+import static io.windowpane.etcd.internal.WindowModel.STARTS;
+import static io.windowpane.etcd.internal.WindowModel.count;
+import static io.windowpane.etcd.internal.WindowModel.holds;
+import static io.windowpane.etcd.internal.WindowModel.roundTrip;
+import static io.windowpane.etcd.internal.WindowModel.windows;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.windowpane.LogBuckets;
 import io.windowpane.WindowSpec;
+import io.windowpane.etcd.internal.WindowModel.Event;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -16,8 +22,6 @@ import org.junit.jupiter.api.Test;
  * start instants (epoch-like, before 1970, far in the future), each on a whole second.
  */
 class ReplayStateTest {
-
-  private static final long[] STARTS = {1_700_000_000_000L, -7_000_000L, 4_000_000_000_000_000L};
 
   @Test
   void panes_replayLandsInThePaneOfItsTime_andLeavesWithIt() {
@@ -156,9 +160,6 @@ class ReplayStateTest {
     }
   }
 
-  /** An event the model holds: n at time t. */
-  private record Event(long t, long n) {}
-
   /**
    * Adds and replays (at any time of the window, into panes behind the head with empty panes
    * between, into an empty window, past the head) in random order, at non-decreasing times as
@@ -173,8 +174,7 @@ class ReplayStateTest {
       long paneMillis = 1 + r.nextInt(100);
       int panes = 1 + r.nextInt(12);
       long w = paneMillis * panes;
-      WindowState[] windows = {new PaneState(paneMillis, panes, false),
-          new LogState(w, LogState.MAX_COUNTER_ENTRIES), new PaneState(w, 2, true)};
+      WindowState[] windows = windows(paneMillis, panes);
       List<List<Event>> held = List.of(new ArrayList<>(), new ArrayList<>(), new ArrayList<>());
       long now = t0;
       for (int step = 0; step < 300; step++) {
@@ -196,64 +196,15 @@ class ReplayStateTest {
             held.get(i).add(new Event(at, n));
           }
           if (r.nextInt(10) == 0) {
-            windows[i] = roundTrip(windows[i], i, paneMillis, panes, w);
+            windows[i] = roundTrip(windows[i], i, paneMillis, panes);
           }
           assertThat(windows[i].count(now)).as(what).isEqualTo(
-              modelCount(i, held.get(i), paneMillis, panes, w, now));
+              count(i, held.get(i), paneMillis, panes, w, now));
         }
       }
     }
   }
 
-  /** Whether window {@code i} still holds time {@code at} at {@code now}. */
-  private static boolean holds(int i, long paneMillis, int panes, long w, long now, long at) {
-    return i == 0 ? Math.floorDiv(at, paneMillis) > Math.floorDiv(now, paneMillis) - panes
-        : now - at < w;
-  }
-
-  private static long modelCount(int i, List<Event> events, long paneMillis, int panes, long w,
-      long now) {
-    long sum = 0;
-    switch (i) {
-      case 0:
-        for (Event e : events) {
-          if (Math.floorDiv(e.t, paneMillis) > Math.floorDiv(now, paneMillis) - panes) {
-            sum += e.n;
-          }
-        }
-        return sum;
-      case 1:
-        for (Event e : events) {
-          if (now - e.t < w) {
-            sum += e.n;
-          }
-        }
-        return sum;
-      default:
-        long pe = Math.floorDiv(now, w);
-        long previous = 0;
-        for (Event e : events) {
-          long q = Math.floorDiv(e.t, w);
-          if (q == pe) {
-            sum += e.n;
-          } else if (q == pe - 1) {
-            previous += e.n;
-          }
-        }
-        long left = w - (now - pe * w);
-        return sum + (previous * left + w - 1) / w;
-    }
-  }
-
-  private static WindowState roundTrip(WindowState window, int i, long paneMillis, int panes,
-      long w) {
-    Bytes.Writer out = new Bytes.Writer(8);
-    window.write(out);
-    WindowState back = i == 0 ? new PaneState(paneMillis, panes, false)
-        : i == 1 ? new LogState(w, LogState.MAX_COUNTER_ENTRIES) : new PaneState(w, 2, true);
-    back.read(new Bytes.Reader(out.toByteArray()));
-    return back;
-  }
 
   private static final WindowSpec PANES = WindowSpec.panes(Duration.ofSeconds(1), 10);
 

@@ -2,9 +2,7 @@ package io.windowpane.redis.internal;
 
 import io.windowpane.redis.RedisEngine;
 import io.windowpane.redis.ScriptMode;
-import io.windowpane.spi.DeferredEngine;
-import io.windowpane.spi.Engine;
-import io.windowpane.spi.EngineProvider;
+import io.windowpane.spi.BuilderEngineProvider;
 import io.windowpane.spi.EngineSettings;
 import java.util.List;
 import java.util.Locale;
@@ -24,31 +22,19 @@ import java.util.Set;
  * default. An option it does not know is refused, so the configuration and the engine cannot
  * drift apart unnoticed.
  */
-public final class RedisEngineProvider implements EngineProvider {
+public final class RedisEngineProvider extends BuilderEngineProvider<RedisEngine.Builder> {
 
   private static final Set<String> OPTIONS = Set.of("uri", "cluster", "username", "password",
       "database", "timeout", "connectTimeout", "scripts", "time", "memoryGuard",
       "memoryWarnPercent", "memoryPressurePercent", "memoryHysteresisPercent", "memoryBudgetMb",
       "memoryCheckInterval");
 
-  @Override
-  public String kind() {
-    return "redis";
+  public RedisEngineProvider() {
+    super("redis", OPTIONS, RedisEngine.Builder::build, RedisEngine.Builder::buildDeferred);
   }
 
   @Override
-  public Engine build(EngineSettings settings) {
-    return builder(settings).build();
-  }
-
-  @Override
-  public DeferredEngine buildDeferred(EngineSettings settings) {
-    return builder(settings).buildDeferred();
-  }
-
-  /** A builder with every option of {@code settings}; connects nothing. */
-  static RedisEngine.Builder builder(EngineSettings settings) {
-    settings.requireOnly(OPTIONS);
+  protected RedisEngine.Builder configure(EngineSettings settings) {
     RedisEngine.Builder b = RedisEngine.builder();
     List<String> seeds = settings.texts("cluster");
     if (!seeds.isEmpty()) {

@@ -9,13 +9,14 @@ import io.windowpane.spi.CounterStore;
 import io.windowpane.spi.GroupRequest;
 import io.windowpane.spi.LimiterStore;
 import io.windowpane.spi.LockStore;
+import io.windowpane.spi.RemoteEngine;
 import io.windowpane.spi.StatsStore;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletionStage;
 
 /** Makes the engine's stores over one seam and one time source. */
-public final class RedisStores {
+public final class RedisStores implements RemoteEngine.Stores {
 
   private final RedisSeam seam;
   private final TimeArg time;
@@ -46,15 +47,21 @@ public final class RedisStores {
     this.locks = new RedisLockStore(seam, time, leaseClock);
   }
 
-  /** The engine's locks (one store for every lock name). */
+  /**
+   * The engine's locks (one store for every lock name): {@code wp_lock}, {@code wp_renew},
+   * {@code wp_unlock} (docs/locks.md).
+   */
+  @Override
   public LockStore lockStore() {
     return locks;
   }
 
+  @Override
   public CounterStore counterStore(String name, WindowSpec spec) {
     return new RedisCounterStore(seam, time, guardMillis, name, spec, coalescing);
   }
 
+  @Override
   public LimiterStore limiterStore(String name, Quota quota) {
     return new RedisLimiterStore(seam, time, guardMillis, name, quota, coalescing);
   }
@@ -68,6 +75,7 @@ public final class RedisStores {
     return Groups.acquire(seam, time, requests);
   }
 
+  @Override
   public StatsStore statsStore(String name, StatsSpec spec) {
     return new RedisStatsStore(seam, time, guardMillis, name, spec);
   }

@@ -24,15 +24,15 @@ class RedisEngineProviderTest {
 
   @Test
   void builder_takesEveryOptionOfTheBlock() {
-    RedisEngineProvider.builder(EngineSettings.of("redis")
+    new RedisEngineProvider().builder(EngineSettings.of("redis")
         .texts("cluster", List.of("redis://10.0.0.1:7000", "redis://10.0.0.2:7000"))
         .text("username", "app").text("password", "s3cret")
         .duration("timeout", Duration.ofMillis(250))
         .duration("connectTimeout", Duration.ofMillis(500))
         .text("scripts", "evalsha").text("time", "client").build());
-    RedisEngineProvider.builder(EngineSettings.of("redis").text("uri", "redis://h:6379")
+    new RedisEngineProvider().builder(EngineSettings.of("redis").text("uri", "redis://h:6379")
         .integer("database", 3).text("scripts", "functions").text("time", "server").build());
-    RedisEngineProvider.builder(EngineSettings.of("redis").text("uri", "redis://h:6379")
+    new RedisEngineProvider().builder(EngineSettings.of("redis").text("uri", "redis://h:6379")
         .text("memoryGuard", "on").integer("memoryWarnPercent", 60)
         .integer("memoryPressurePercent", 80).integer("memoryHysteresisPercent", 10)
         .integer("memoryBudgetMb", 256).duration("memoryCheckInterval", Duration.ofSeconds(2))
@@ -41,25 +41,25 @@ class RedisEngineProviderTest {
 
   @Test
   void builder_unknownOrBadOption_refusedBeforeAnyIo() {
-    assertThatThrownBy(() -> RedisEngineProvider.builder(EngineSettings.of("redis")
+    assertThatThrownBy(() -> new RedisEngineProvider().builder(EngineSettings.of("redis")
         .text("uri", "redis://h:6379").text("uris", "redis://h:6379").build()))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessage("redis option uris is unknown; the redis engine takes cluster,"
             + " connectTimeout, database, memoryBudgetMb, memoryCheckInterval, memoryGuard,"
             + " memoryHysteresisPercent, memoryPressurePercent, memoryWarnPercent, password,"
             + " scripts, time, timeout, uri, username");
-    assertThatThrownBy(() -> RedisEngineProvider.builder(EngineSettings.of("redis")
+    assertThatThrownBy(() -> new RedisEngineProvider().builder(EngineSettings.of("redis")
         .text("uri", "redis://h:6379").text("memoryGuard", "maybe").build()))
         .hasMessage("redis option memoryGuard must be on or off, was maybe");
-    assertThatThrownBy(() -> RedisEngineProvider.builder(EngineSettings.of("redis")
+    assertThatThrownBy(() -> new RedisEngineProvider().builder(EngineSettings.of("redis")
         .text("uri", "redis://h:6379").integer("memoryWarnPercent", 90).build()))
         .hasMessage("pressureAt must be in (warnAt = 0.9, 1], was 0.85");
-    assertThatThrownBy(() -> RedisEngineProvider.builder(EngineSettings.of("redis")
+    assertThatThrownBy(() -> new RedisEngineProvider().builder(EngineSettings.of("redis")
         .text("uri", "redis://h:6379").text("scripts", "lua").build()))
         .hasMessage("redis option scripts must be auto, functions or evalsha, was lua");
-    assertThatThrownBy(() -> RedisEngineProvider.builder(EngineSettings.of("redis").build()))
+    assertThatThrownBy(() -> new RedisEngineProvider().builder(EngineSettings.of("redis").build()))
         .hasMessage("redis needs a uri (one server) or cluster (seed URIs)");
-    assertThatThrownBy(() -> RedisEngineProvider.builder(EngineSettings.of("redis")
+    assertThatThrownBy(() -> new RedisEngineProvider().builder(EngineSettings.of("redis")
         .text("uri", "localhost:6379").build()))
         .hasMessageContaining("uri must start with redis:// or rediss://");
   }

@@ -53,6 +53,7 @@ public abstract class ConcurrencyConformance extends ConformanceBase {
 
   @Test
   void counters_manyThreadsOneKey_countEveryEventExactlyOnce() throws Exception {
+    counterTest();
     ExecutorService pool = Executors.newFixedThreadPool(threads());
     try {
       for (WindowSpec spec : everyAlgorithm()) {
@@ -88,6 +89,7 @@ public abstract class ConcurrencyConformance extends ConformanceBase {
 
   @Test
   void limiters_manyThreadsOneKey_allowExactlyTheRoomLeft() throws Exception {
+    limiterTest();
     ExecutorService pool = Executors.newFixedThreadPool(threads());
     try {
       for (WindowSpec spec : everyAlgorithm()) {
@@ -129,6 +131,7 @@ public abstract class ConcurrencyConformance extends ConformanceBase {
 
   @Test
   void quotas_manyThreadsOneKey_neverExceedAnyLimit() throws Exception {
+    limiterTest();
     ExecutorService pool = Executors.newFixedThreadPool(threads());
     try {
       ManualClock clock = ManualClock.at(REALISTIC);

@@ -5,6 +5,7 @@ import io.windowpane.Quota;
 import io.windowpane.Windowpane;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Assumptions;
 
 /**
  * What every part of the conformance suite needs from an engine: a fresh {@link Windowpane} on
@@ -52,6 +53,36 @@ public abstract class ConformanceBase {
    */
   protected Quota underTest(Quota quota, ManualClock clock) {
     return quota;
+  }
+
+  /**
+   * Whether this run checks counters (true by default). A run that differs from the engine's
+   * whole suite only in how limiters are built ({@link #underTest}: leasing on) answers false:
+   * its counter tests would repeat the whole suite's, and are skipped.
+   */
+  protected boolean checksCounters() {
+    return true;
+  }
+
+  /**
+   * Whether this run checks limiters (true by default). A run that differs from the engine's
+   * whole suite only in how counters are read (etcd's cached counts) answers false: its limiter
+   * tests would repeat the whole suite's, and are skipped.
+   */
+  protected boolean checksLimiters() {
+    return true;
+  }
+
+  /** Skips a counter test where {@link #checksCounters()} is false. */
+  protected final void counterTest() {
+    Assumptions.assumeTrue(checksCounters(),
+        "this run changes only limiters: the engine's whole suite checks its counters");
+  }
+
+  /** Skips a limiter test where {@link #checksLimiters()} is false. */
+  protected final void limiterTest() {
+    Assumptions.assumeTrue(checksLimiters(),
+        "this run changes only counters: the engine's whole suite checks its limiters");
   }
 
   /** Opens an engine, closed after the test. */

@@ -1,8 +1,13 @@
 package io.windowpane.testkit.conformance;
 
 import io.windowpane.ManualClock;
+import io.windowpane.Quota;
 import io.windowpane.Windowpane;
+import java.util.List;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Nested;
+import org.junit.jupiter.api.TestInfo;
 
 /**
  * The whole conformance suite for one engine configuration: every part, one {@code @Nested} class
@@ -57,6 +62,50 @@ public abstract class EngineConformance {
     return 300;
   }
 
+  /**
+   * The quota a limiter of the limiter, randomized and concurrency parts is built over
+   * ({@link ConformanceBase#underTest}): {@code quota} itself by default.
+   */
+  protected Quota underTest(Quota quota, ManualClock clock) {
+    return quota;
+  }
+
+  /**
+   * Whether the randomized and concurrency parts run their counter tests
+   * ({@link ConformanceBase#checksCounters}): true by default.
+   */
+  protected boolean checksCounters() {
+    return true;
+  }
+
+  /**
+   * Whether {@code part} runs: one of {@link CounterConformance}, {@link LimiterConformance},
+   * {@link LeaseConformance} (the leases nested in the limiters),
+   * {@link RandomizedModelConformance}, {@link ConcurrencyConformance}, {@link StatsConformance}
+   * and {@link LockConformance}. Every part by default; a configuration that can change the
+   * answers of only some parts (the same engine on three members instead of one) runs those,
+   * and the others are skipped.
+   */
+  protected boolean runs(Class<? extends ConformanceBase> part) {
+    return true;
+  }
+
+  private static final List<Class<? extends ConformanceBase>> PARTS = List.of(
+      CounterConformance.class, LimiterConformance.class, LeaseConformance.class,
+      RandomizedModelConformance.class, ConcurrencyConformance.class, StatsConformance.class,
+      LockConformance.class);
+
+  @BeforeEach
+  final void skipPartsThisConfigurationLeavesOut(TestInfo test) {
+    Class<?> testClass = test.getTestClass().orElseThrow();
+    for (Class<? extends ConformanceBase> part : PARTS) {
+      if (part.isAssignableFrom(testClass)) {
+        Assumptions.assumeTrue(runs(part), () -> part.getSimpleName()
+            + " is left out of this configuration: the engine's whole suite runs it");
+      }
+    }
+  }
+
   @Nested
   public class Counters extends CounterConformance {
     @Override
@@ -83,6 +132,11 @@ public abstract class EngineConformance {
     }
 
     @Override
+    protected Quota underTest(Quota quota, ManualClock clock) {
+      return EngineConformance.this.underTest(quota, clock);
+    }
+
+    @Override
     protected Windowpane newEngine(ManualClock clock) {
       return EngineConformance.this.newEngine(clock);
     }
@@ -101,6 +155,16 @@ public abstract class EngineConformance {
     }
 
     @Override
+    protected Quota underTest(Quota quota, ManualClock clock) {
+      return EngineConformance.this.underTest(quota, clock);
+    }
+
+    @Override
+    protected boolean checksCounters() {
+      return EngineConformance.this.checksCounters();
+    }
+
+    @Override
     protected Windowpane newEngine(ManualClock clock) {
       return EngineConformance.this.newEngine(clock);
     }
@@ -111,6 +175,16 @@ public abstract class EngineConformance {
     @Override
     protected int operationsPerPhase() {
       return concurrencyOperationsPerPhase();
+    }
+
+    @Override
+    protected Quota underTest(Quota quota, ManualClock clock) {
+      return EngineConformance.this.underTest(quota, clock);
+    }
+
+    @Override
+    protected boolean checksCounters() {
+      return EngineConformance.this.checksCounters();
     }
 
     @Override

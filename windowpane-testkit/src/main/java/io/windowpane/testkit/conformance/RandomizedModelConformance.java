@@ -61,6 +61,7 @@ public abstract class RandomizedModelConformance extends ConformanceBase {
 
   @Test
   void counters_matchTheReferenceModel() {
+    counterTest();
     for (int seed = 1; seed <= seeds(); seed++) {
       Random random = new Random(seed);
       long[] starts = startInstants();
@@ -87,6 +88,7 @@ public abstract class RandomizedModelConformance extends ConformanceBase {
 
   @Test
   void limiters_matchTheReferenceModel() {
+    limiterTest();
     for (int seed = 1; seed <= seeds(); seed++) {
       Random random = new Random(1000 + seed);
       long[] starts = startInstants();
