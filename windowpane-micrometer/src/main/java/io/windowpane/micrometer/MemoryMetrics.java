@@ -5,6 +5,9 @@ import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.windowpane.MemoryStatus;
 import io.windowpane.Windowpane;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
 import java.util.function.ToDoubleFunction;
 
 /**
@@ -21,6 +24,26 @@ import java.util.function.ToDoubleFunction;
 public final class MemoryMetrics {
 
   private MemoryMetrics() {}
+
+  /**
+   * The guard's last reading as the health reports show it, the same in the service's
+   * {@code /health} and the starter's health indicator: {@code level} (normal, warn, pressure),
+   * {@code usage} (3 decimals), {@code usedBytes}, {@code limitBytes}, {@code evictionPolicy},
+   * {@code refusedCreations}, {@code evictedKeys}, {@code oomErrors}. Informational: pressure
+   * leaves a health status as it is (existing keys keep working).
+   */
+  public static Map<String, Object> healthDetail(MemoryStatus m) {
+    Map<String, Object> out = new LinkedHashMap<>();
+    out.put("level", m.level().name().toLowerCase(Locale.ROOT));
+    out.put("usage", Math.round(m.usage() * 1000) / 1000.0);
+    out.put("usedBytes", m.usedBytes());
+    out.put("limitBytes", m.limitBytes());
+    out.put("evictionPolicy", m.evictionPolicy());
+    out.put("refusedCreations", m.refusedCreations());
+    out.put("evictedKeys", m.evictedKeys());
+    out.put("oomErrors", m.outOfMemoryErrors());
+    return out;
+  }
 
   /** Binds the meters when {@code windowpane}'s engine has a memory guard; answers whether. */
   public static boolean bind(MeterRegistry registry, Windowpane windowpane) {

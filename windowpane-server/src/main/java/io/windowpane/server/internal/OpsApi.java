@@ -6,6 +6,7 @@ import io.javalin.config.RoutesConfig;
 import io.javalin.http.Context;
 import io.windowpane.Failover;
 import io.windowpane.MemoryStatus;
+import io.windowpane.micrometer.MemoryMetrics;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -105,15 +106,9 @@ final class OpsApi {
    * level of pressure leaves the status as it is (existing keys keep working).
    */
   static void memory(ObjectNode out, MemoryStatus m) {
-    out.put("level", m.level().name().toLowerCase(Locale.ROOT));
-    out.put("usage", Math.round(m.usage() * 1000) / 1000.0);
-    out.put("usedBytes", m.usedBytes());
-    out.put("limitBytes", m.limitBytes());
-    out.put("evictionPolicy", m.evictionPolicy());
-    out.put("refusedCreations", m.refusedCreations());
-    out.put("evictedKeys", m.evictedKeys());
-    out.put("oomErrors", m.outOfMemoryErrors());
+    MemoryMetrics.healthDetail(m).forEach(out::putPOJO);
   }
+
 
   private static byte[] resource(String path) {
     try (InputStream in = OpsApi.class.getResourceAsStream(path)) {

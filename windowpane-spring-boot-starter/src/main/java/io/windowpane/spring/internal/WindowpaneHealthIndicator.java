@@ -2,6 +2,7 @@ package io.windowpane.spring.internal;
 
 import io.windowpane.Failover;
 import io.windowpane.Windowpane;
+import io.windowpane.micrometer.MemoryMetrics;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -62,22 +63,8 @@ public final class WindowpaneHealthIndicator implements HealthIndicator {
           .withDetail("chain", members(chain));
     }
     Health.Builder built = h;
-    windowpane.memoryStatus().ifPresent(m -> built.withDetail("memory", memory(m)));
+    windowpane.memoryStatus().ifPresent(m -> built.withDetail("memory", MemoryMetrics.healthDetail(m)));
     return h.build();
-  }
-
-  /** The memory guard's last reading; informational (pressure leaves the status as it is). */
-  private static Map<String, Object> memory(io.windowpane.MemoryStatus m) {
-    Map<String, Object> out = new LinkedHashMap<>();
-    out.put("level", m.level().name().toLowerCase(Locale.ROOT));
-    out.put("usage", Math.round(m.usage() * 1000) / 1000.0);
-    out.put("usedBytes", m.usedBytes());
-    out.put("limitBytes", m.limitBytes());
-    out.put("evictionPolicy", m.evictionPolicy());
-    out.put("refusedCreations", m.refusedCreations());
-    out.put("evictedKeys", m.evictedKeys());
-    out.put("oomErrors", m.outOfMemoryErrors());
-    return out;
   }
 
   private static List<Map<String, Object>> members(Failover chain) {
