@@ -98,19 +98,7 @@ public final class WindowStats {
    * each completing when its item is recorded or failing alone.
    */
   public List<CompletionStage<Void>> recordAllAsync(List<String> keys, List<double[]> values) {
-    Checks.keys(keys);
-    if (values == null || values.size() != keys.size()) {
-      throw new IllegalArgumentException("values must hold one array per key (" + keys.size()
-          + "), was " + (values == null ? "null" : values.size()));
-    }
-    List<double[]> checked = new java.util.ArrayList<>(values.size());
-    for (int i = 0; i < values.size(); i++) {
-      try {
-        checked.add(Checks.finite(values.get(i)));
-      } catch (IllegalArgumentException e) {
-        throw new IllegalArgumentException("values[" + i + "]: " + e.getMessage(), e);
-      }
-    }
+    List<double[]> checked = checkedItems(keys, values);
     return store.recordAllAsync(List.copyOf(keys), checked);
   }
 
