@@ -357,6 +357,11 @@ public final class LettuceSeam implements RedisSeam {
   }
 
   @Override
+  public CompletableFuture<Long> exists(String[] keys) {
+    return async.exists(keys).toCompletableFuture();
+  }
+
+  @Override
   public CompletableFuture<Long> serverMillis() {
     return async.time().toCompletableFuture().thenApply(parts ->
         Long.parseLong(parts.get(0)) * 1000 + Long.parseLong(parts.get(1)) / 1000);

@@ -61,6 +61,17 @@ public interface RedisSeam extends AutoCloseable {
   /** Counts {@code items} batch items refused because they would have created a key. */
   default void refusedCreations(int items) {}
 
+  /**
+   * Whether a write to {@code key} must create no key: its primary is under memory pressure
+   * (the memory guard's flag is on for calls bound there). False without a guard.
+   */
+  default boolean noNewKeys(String key) {
+    return false;
+  }
+
+  /** How many of {@code keys} exist ({@code EXISTS}; on a cluster, keys of one slot). */
+  CompletableFuture<Long> exists(String[] keys);
+
   /** The server's time in milliseconds ({@code TIME}), for skew measurement. */
   CompletableFuture<Long> serverMillis();
 
