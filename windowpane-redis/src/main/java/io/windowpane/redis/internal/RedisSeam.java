@@ -52,8 +52,12 @@ public interface RedisSeam extends AutoCloseable {
    */
   String nodeOf(String key);
 
-  /** One primary's {@code INFO memory} and {@code INFO stats}: node id ("" on one server). */
-  record NodeInfo(String node, String address, String info) {}
+  /**
+   * One primary's {@code INFO memory} and {@code INFO stats}: node id ("" on one server); or,
+   * where the primary answered {@code INFO} with an error (an ACL user without {@code +info}),
+   * {@code info} null and that error in {@code refusal}.
+   */
+  record NodeInfo(String node, String address, String info, String refusal) {}
 
   /** {@code INFO memory} and {@code INFO stats} of every primary (for the memory guard). */
   CompletableFuture<java.util.List<NodeInfo>> primariesInfo();
