@@ -180,10 +180,8 @@ public final class MemoryGuard {
       n.level = to;
       changes.incrementAndGet();
       LOG.log(to == Level.NORMAL ? Logger.Level.INFO : Logger.Level.WARNING,
-          to == Level.UNKNOWN ? String.format(Locale.ROOT, "Redis memory at %s: %s -> %s%s",
-              n.address, from, to, why) : String.format(Locale.ROOT, "Redis memory at %s: %s ->"
-              + " %s (%.1f%% of %s, used %s, policy %s)%s%s", n.address, from, to, usage * 100,
-              bytes(n.limit), bytes(n.used), n.policy.isEmpty() ? "?" : n.policy, why,
+          String.format(Locale.ROOT, "Redis memory at %s: %s -> %s%s%s%s", n.address, from, to,
+              to == Level.UNKNOWN ? "" : reading(n, usage), why,
               to == Level.PRESSURE ? ": new keys are refused, existing keys keep working"
                   : from == Level.PRESSURE ? ": new keys are accepted again" : ""));
     }
@@ -192,6 +190,16 @@ public final class MemoryGuard {
       any |= each.level == Level.PRESSURE;
     }
     anyPressure = any;
+  }
+
+  /** What the log says of {@code n}'s last reading: nothing where there was none. */
+  private static String reading(Node n, double usage) {
+    String policy = n.policy.isEmpty() ? "?" : n.policy;
+    if (n.limit > 0) {
+      return String.format(Locale.ROOT, " (%.1f%% of %s, used %s, policy %s)", usage * 100,
+          bytes(n.limit), bytes(n.used), policy);
+    }
+    return n.used > 0 ? " (used " + bytes(n.used) + ", no limit, policy " + policy + ")" : "";
   }
 
   /**
