@@ -43,6 +43,11 @@ import java.util.concurrent.CompletableFuture;
  * leases instead. So does a group on another engine's stores, and a group of one member, which
  * is a plain tryAcquire there too.
  *
+ * Under memory pressure a group with a key to create is refused whole before anything is
+ * applied: wp_group checks every member's keys under the no-new-keys flag, and the ordered
+ * leases are preceded by one EXISTS per member bound for a primary under pressure (leases),
+ * rather than leasing the existing keys and giving them back.
+ *
  * Top keys are fed as the leases feed them: a member granted (every member of an allowed
  * group, the members before the denying one) its permits as allowed, the denying member one
  * denial; none for the members after it.
