@@ -37,6 +37,7 @@ class MemoryGuardBatchIT {
 
   private static final Limit LONG = MemoryGuardIT.LONG;
   private static final Pattern CALLS = Pattern.compile("cmdstat_(fcall|evalsha):calls=(\\d+)");
+  private static final Pattern EVALSHA = Pattern.compile("cmdstat_(evalsha):calls=(\\d+)");
 
   private static RedisEngine engine(RedisServer redis, ScriptMode mode) {
     return RedisEngine.builder().uri(redis.uri()).scripts(mode)
@@ -51,7 +52,11 @@ class MemoryGuardBatchIT {
 
   /** FCALLs and EVALSHAs the server has run (INFO commandstats). */
   private static long scriptCalls(RespClient admin) {
-    Matcher m = CALLS.matcher(String.valueOf(admin.command("INFO", "commandstats")));
+    return calls(admin, CALLS);
+  }
+
+  private static long calls(RespClient admin, Pattern command) {
+    Matcher m = command.matcher(String.valueOf(admin.command("INFO", "commandstats")));
     long calls = 0;
     while (m.find()) {
       calls += Long.parseLong(m.group(2));
@@ -117,6 +122,7 @@ class MemoryGuardBatchIT {
         pressure(admin, engine);
         long keys = (Long) admin.command("DBSIZE");
         long calls = scriptCalls(admin);
+        long evalsha = calls(admin, EVALSHA);
 
         KeyCreationRefusedException e = catchThrowableOfType(
             () -> counter.addAll(List.of("old", "new"), 2), KeyCreationRefusedException.class);
@@ -133,8 +139,9 @@ class MemoryGuardBatchIT {
             limiter.request("old", 1), limiter.request("new", 1))),
             KeyCreationRefusedException.class)).hasMessageContaining("new");
 
-        assertThat(scriptCalls(admin) - calls).as("one script call each, through " + mode)
-            .isEqualTo(4);
+        assertThat(scriptCalls(admin) - calls).as("one script call each").isEqualTo(4);
+        assertThat(calls(admin, EVALSHA) - evalsha).as("the flagged calls through " + mode)
+            .isEqualTo(mode == ScriptMode.EVALSHA ? 4 : 0);
         assertThat(counter.count("old")).isEqualTo(3);
         assertThat(limiter.peek("old").orElseThrow().remaining())
             .as("5 - 1 - 1 left, the group took nothing; a peek of 1").isEqualTo(2);
