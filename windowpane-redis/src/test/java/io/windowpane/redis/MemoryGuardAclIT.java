@@ -11,24 +11,26 @@ import io.windowpane.WindowpaneException;
 import io.windowpane.testkit.redis.RedisServer;
 import io.windowpane.testkit.redis.RespClient;
 import java.time.Duration;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * The memory guard of an engine whose ACL user may not run {@code INFO} (every command the
  * functions need, and no {@code +info}), on a real redis-server: the level says UNKNOWN instead
  * of a silent NORMAL, and Redis's own {@code OOM} answers still put the primary at PRESSURE,
- * where new keys are shed until a reading finds no more of them.
+ * where new keys are shed until a reading finds no more of them; through FCALL and EVALSHA alike.
  */
 class MemoryGuardAclIT {
 
-  @Test
-  void userWithoutInfo_isUnknown_andRedisOwnOomStillShedsNewKeys() {
+  @ParameterizedTest
+  @EnumSource(value = ScriptMode.class, names = {"FUNCTIONS", "EVALSHA"})
+  void userWithoutInfo_isUnknown_andRedisOwnOomStillShedsNewKeys(ScriptMode mode) {
     try (RedisServer redis = RedisServer.start(); RespClient admin = redis.client()) {
       admin.command("ACL", "SETUSER", "limiter", "on", ">app-pw", "~wp1:*", "+fcall",
           "+function|load", "+evalsha", "+eval", "+time", "+hmget", "+hget", "+hset", "+hdel",
           "+hgetall", "+hincrby", "+del", "+pexpire", "+zadd", "+zrange", "+zrangebyscore",
           "+zremrangebyscore", "+zcount", "+zrem", "+zscore", "+incr", "+exists");
-      RedisEngine engine = RedisEngine.builder().uri(redis.uri()).username("limiter")
+      RedisEngine engine = RedisEngine.builder().uri(redis.uri()).scripts(mode).username("limiter")
           .password("app-pw").memoryCheckInterval(Duration.ofMinutes(1))
           .timeout(Duration.ofSeconds(5)).build();
       try (Windowpane wp = Windowpane.using(engine)) {
