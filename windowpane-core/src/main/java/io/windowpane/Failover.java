@@ -52,7 +52,8 @@ import java.util.concurrent.CompletionStage;
  * and keeps every key it holds; the call on a new key goes to the next member at once, as if
  * the member were READ_ONLY for new keys only, and counts nothing against its breaker. Those
  * events are not replayed into it (the replay would create the key); with no member left, the
- * {@link OnFailure} policy answers a decision.
+ * {@link OnFailure} policy answers a decision. A batch it refuses in part stays applied there
+ * for its existing keys, and only its refused items go to the next member.
  *
  * <p><b>Recovery.</b> A tripped member is sent a small real write (a counter named
  * {@code wp-failover-probe}) every probe interval; after {@code probesToRecover} successes in a

@@ -28,10 +28,14 @@ public record MemoryStatus(Level level, long usedBytes, long limitBytes, String 
    * {@code WARN} from it, {@code PRESSURE} from the pressure fraction (default 85 %), where
    * writes that would create a key are refused. A level is left downwards only once usage falls
    * the hysteresis (default 5 points) below its threshold, so a store hovering at a threshold
-   * does not flap.
+   * does not flap. {@code UNKNOWN}: the store refuses to tell its memory (Redis answers
+   * {@code INFO} with an error, e.g. an ACL user without {@code +info}), so the guard cannot
+   * warn before the store itself refuses writes; its own refusals ({@code OOM}) still put it at
+   * {@code PRESSURE}. Worst first: {@code PRESSURE}, {@code WARN}, {@code UNKNOWN},
+   * {@code NORMAL}.
    */
   public enum Level {
-    NORMAL, WARN, PRESSURE
+    NORMAL, WARN, PRESSURE, UNKNOWN
   }
 
   /** {@code usedBytes / limitBytes}, or 0 without a limit. */

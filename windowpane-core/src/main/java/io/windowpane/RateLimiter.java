@@ -68,7 +68,14 @@ public final class RateLimiter {
     return b.store().tryConsume(Checks.key(key), checkPermits(b, permits));
   }
 
-  /** {@link #tryAcquire(String, long)} for each key, in order; each key is decided on its own. */
+  /**
+   * {@link #tryAcquire(String, long)} for each key, in order; each key is decided on its own. A
+   * store short of memory (the Redis memory guard) decides the items on existing keys and
+   * refuses the new ones: a failover chain sends only those to its next member (or answers them
+   * with its {@link OnFailure} policy); elsewhere this throws
+   * {@link KeyCreationRefusedException} with every item's decision in
+   * {@link KeyCreationRefusedException#answers()} ({@code null} for the refused items).
+   */
   public List<Decision> tryAcquireAll(List<String> keys, long permits) {
     Bound b = bound;
     checkPermits(b, permits);

@@ -130,7 +130,13 @@ public final class WindowCounter {
     return store.count(Checks.key(key));
   }
 
-  /** {@link #add(String, long)} for each key, in order, in one engine call. */
+  /**
+   * {@link #add(String, long)} for each key, in order, in one engine call. A store short of
+   * memory (the Redis memory guard) records the items on existing keys and refuses the new
+   * ones: a failover chain sends only those to its next member; elsewhere this throws
+   * {@link KeyCreationRefusedException} with every item's count in
+   * {@link KeyCreationRefusedException#answers()} ({@code null} for the refused items).
+   */
   public List<Long> addAll(List<String> keys, long n) {
     checkN(n);
     return store.addAll(Checks.keys(keys), n);

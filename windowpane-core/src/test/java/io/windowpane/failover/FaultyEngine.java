@@ -1,5 +1,6 @@
 package io.windowpane.failover;
 
+import io.windowpane.KeyCreationRefusedException;
 import io.windowpane.MillisClock;
 import io.windowpane.Quota;
 import io.windowpane.StatsSpec;
@@ -10,11 +11,14 @@ import io.windowpane.spi.CounterStore;
 import io.windowpane.spi.Engine;
 import io.windowpane.spi.LimiterStore;
 import io.windowpane.spi.StatsStore;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Function;
+import java.util.function.Predicate;
 
 /**
  * A remote-looking engine for the chain's unit tests: the real local engine underneath, with
@@ -24,7 +28,12 @@ import java.util.concurrent.atomic.AtomicInteger;
  */
 final class FaultyEngine implements Engine {
 
-  enum Fault { NONE, FAIL, HANG, REFUSE_WRITES, REFUSE_NEW_KEYS }
+  /**
+   * REFUSE_NEW_KEYS: every write refused as a new key; REFUSE_UNHELD_KEYS: as a Redis under
+   * memory pressure, writes on keys this engine holds no state for refused, a batch's other
+   * items applied.
+   */
+  enum Fault { NONE, FAIL, HANG, REFUSE_WRITES, REFUSE_NEW_KEYS, REFUSE_UNHELD_KEYS }
 
   /** A replay the chain sent. */
   record Replay(String store, String key, long count, long atMillis, String id) {}
@@ -80,6 +89,34 @@ final class FaultyEngine implements Engine {
     }
   }
 
+  /** A write on {@code key}: refused under REFUSE_UNHELD_KEYS when {@code holds} says new. */
+  private <T> CompletionStage<T> write(String key, Predicate<String> holds,
+      java.util.function.Supplier<CompletionStage<T>> op) {
+    if (fault == Fault.REFUSE_UNHELD_KEYS && !holds.test(key)) {
+      return CompletableFuture.failedFuture(
+          new KeyCreationRefusedException(name + " refuses new key " + key));
+    }
+    return call(true, op);
+  }
+
+  /**
+   * A batch of writes, one per key, applied in order; under REFUSE_UNHELD_KEYS the items on
+   * keys {@code holds} says are new are refused, the others applied, as the Redis engine does.
+   */
+  private <T> CompletionStage<List<T>> batch(String what, List<String> keys,
+      Predicate<String> holds, Function<String, CompletionStage<T>> one) {
+    return call(true, () -> {
+      List<T> out = new ArrayList<>(keys.size());
+      for (String key : keys) {
+        boolean refused = fault == Fault.REFUSE_UNHELD_KEYS && !holds.test(key);
+        out.add(refused ? null : one.apply(key).toCompletableFuture().join());
+      }
+      return out.contains(null) ? CompletableFuture.failedFuture(KeyCreationRefusedException
+          .ofBatch(what, keys, out, name + " refuses new keys", null))
+          : CompletableFuture.completedFuture(out);
+    });
+  }
+
   @Override
   public java.util.Optional<io.windowpane.spi.LockStore> lockStore() {
     return local.lockStore();
@@ -111,7 +148,12 @@ final class FaultyEngine implements Engine {
 
       @Override
       public CompletionStage<Long> addAsync(String key, long n) {
-        return call(true, () -> s.addAsync(key, n));
+        return write(key, s::holdsState, () -> s.addAsync(key, n));
+      }
+
+      @Override
+      public CompletionStage<List<Long>> addAllAsync(List<String> keys, long n) {
+        return batch("addAll", keys, s::holdsState, key -> s.addAsync(key, n));
       }
 
       @Override
@@ -153,7 +195,14 @@ final class FaultyEngine implements Engine {
 
       @Override
       public CompletionStage<io.windowpane.Decision> tryAcquireAsync(String key, long permits) {
-        return call(true, () -> s.tryAcquireAsync(key, permits));
+        return write(key, s::holdsState, () -> s.tryAcquireAsync(key, permits));
+      }
+
+      @Override
+      public CompletionStage<List<io.windowpane.Decision>> tryAcquireAllAsync(List<String> keys,
+          long permits) {
+        return batch("tryAcquireAll", keys, s::holdsState,
+            key -> s.tryAcquireAsync(key, permits));
       }
 
       @Override

@@ -13,7 +13,8 @@ import java.util.function.ToDoubleFunction;
 /**
  * The memory guard's meters, the same in the service and the starter, bound when the engine has
  * a guard (the Redis engine, or a chain with a Redis member connected at start):
- * {@code windowpane.redis.memory.level} (0 normal, 1 warn, 2 pressure),
+ * {@code windowpane.redis.memory.level} (0 normal, 1 warn, 2 pressure, -1 unknown: Redis refuses
+ * {@code INFO}, e.g. to an ACL user without {@code +info}),
  * {@code windowpane.redis.memory.used} and {@code .limit} (bytes; limit 0: none),
  * {@code windowpane.redis.memory.usage} (used / limit), and the counters
  * {@code windowpane.redis.memory.refused.creations} (writes refused because they would have
@@ -27,7 +28,8 @@ public final class MemoryMetrics {
 
   /**
    * The guard's last reading as the health reports show it, the same in the service's
-   * {@code /health} and the starter's health indicator: {@code level} (normal, warn, pressure),
+   * {@code /health} and the starter's health indicator: {@code level} (normal, warn, pressure;
+   * unknown where Redis refuses {@code INFO}),
    * {@code usage} (3 decimals), {@code usedBytes}, {@code limitBytes}, {@code evictionPolicy},
    * {@code refusedCreations}, {@code evictedKeys}, {@code oomErrors}. Informational: pressure
    * leaves a health status as it is (existing keys keep working).
@@ -50,8 +52,8 @@ public final class MemoryMetrics {
     if (windowpane.memoryStatus().isEmpty()) {
       return false;
     }
-    gauge(registry, windowpane, "level", "Memory guard level: 0 normal, 1 warn, 2 pressure",
-        null, s -> s.level().ordinal());
+    gauge(registry, windowpane, "level", "Memory guard level: 0 normal, 1 warn, 2 pressure,"
+        + " -1 unknown (INFO refused)", null, MemoryMetrics::level);
     gauge(registry, windowpane, "used", "Redis used_memory", "bytes", MemoryStatus::usedBytes);
     gauge(registry, windowpane, "limit", "maxmemory, or the configured budget; 0: none", "bytes",
         MemoryStatus::limitBytes);
@@ -64,6 +66,11 @@ public final class MemoryMetrics {
     counter(registry, windowpane, "oom.errors", "Calls Redis refused with OOM",
         MemoryStatus::outOfMemoryErrors);
     return true;
+  }
+
+  /** The level gauge's value: the level's order, -1 for unknown. */
+  static double level(MemoryStatus s) {
+    return s.level() == MemoryStatus.Level.UNKNOWN ? -1 : s.level().ordinal();
   }
 
   private static void gauge(MeterRegistry registry, Windowpane wp, String name,

@@ -1,10 +1,14 @@
 package io.windowpane.redis;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import io.windowpane.Decision;
+import io.windowpane.KeyCreationRefusedException;
 import io.windowpane.Limit;
 import io.windowpane.ManualClock;
+import io.windowpane.MemoryStatus;
 import io.windowpane.RateLimiter;
 import io.windowpane.StatsSpec;
 import io.windowpane.WindowCounter;
@@ -147,6 +151,47 @@ class BatchClusterIT {
       cluster.migrateSlot(RedisCluster.slotOf("{cmv:" + moved + "}"), from, to);
       assertThat(counter.addAll(keys, 1)).containsOnly(2L);
       assertThat(counter.countAll(keys)).containsOnly(2L);
+    }
+  }
+
+  /** The first of {@code prefix0, prefix1, ...} whose key of counter "mem" is, or not, on node. */
+  private String newKey(String prefix, RedisClusterNode node, boolean on) {
+    for (int i = 0; ; i++) {
+      String key = prefix + i;
+      if ((cluster.nodeOwning(RedisCluster.slotOf("{mem:" + key + ":3}")) == node) == on) {
+        return key;
+      }
+    }
+  }
+
+  @Test
+  void memoryPressureOnOnePrimary_refusesOnlyTheNewKeysBoundForIt() {
+    RedisClusterNode hot = cluster.nodeOwning(RedisCluster.slotOf("{mem:old:3}"));
+    try (RedisEngine engine = RedisEngine.builder()
+            .cluster(cluster.seedUris().toArray(new String[0]))
+            .memoryCheckInterval(Duration.ofMinutes(1)).timeout(TestEngines.TEST_TIMEOUT)
+            .build();
+        Windowpane wp = Windowpane.using(engine); RespClient admin = hot.client()) {
+      WindowCounter counter = wp.counter("mem", WindowSpec.panes(Duration.ofMinutes(1), 6));
+      assertThat(counter.add("old", 1)).isEqualTo(1);
+      MemoryGuardIT.maxmemoryAt(admin, 0.90, "noeviction"); // this primary only
+      try {
+        assertThat(MemoryGuardIT.check(engine).level()).as("the worst primary's")
+            .isEqualTo(MemoryStatus.Level.PRESSURE);
+        String there = newKey("n", hot, true);
+        String elsewhere = newKey("n", hot, false);
+        KeyCreationRefusedException e = catchThrowableOfType(
+            () -> counter.addAll(List.of("old", there, elsewhere), 1),
+            KeyCreationRefusedException.class);
+        assertThat(e.answers().orElseThrow()).containsExactly(2L, null, 1L);
+        assertThatThrownBy(() -> counter.add(there, 1))
+            .isInstanceOf(KeyCreationRefusedException.class);
+        assertThat(counter.add(newKey("m", hot, false), 1)).as("a primary not under pressure")
+            .isEqualTo(1);
+        assertThat(counter.count(there)).isZero();
+      } finally {
+        admin.command("CONFIG", "SET", "maxmemory", "0");
+      }
     }
   }
 }

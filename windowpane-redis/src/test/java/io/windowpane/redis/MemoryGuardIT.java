@@ -40,7 +40,7 @@ class MemoryGuardIT {
 
   /** Fillers that expire: a 1-pane counter of 5 s, each key gone within about 10 s. */
   private static final WindowSpec FILLER = WindowSpec.panes(Duration.ofSeconds(5), 1);
-  private static final Limit LONG = Limit.of(5, WindowSpec.panes(Duration.ofMinutes(1), 6));
+  static final Limit LONG = Limit.of(5, WindowSpec.panes(Duration.ofMinutes(1), 6));
   private static final StatsSpec STATS = StatsSpec.histogram(Duration.ofMinutes(1), 6);
   private static final int BATCH = 250;
 
@@ -49,7 +49,7 @@ class MemoryGuardIT {
         .timeout(Duration.ofSeconds(5)).build(); // a loaded machine: connect patiently
   }
 
-  private static MemoryStatus check(RedisEngine engine) {
+  static MemoryStatus check(RedisEngine engine) {
     return engine.checkMemory().orElseThrow().toCompletableFuture().join();
   }
 
@@ -64,7 +64,7 @@ class MemoryGuardIT {
   }
 
   /** Sets {@code maxmemory} so that the memory used now is {@code fraction} of it. */
-  private static long maxmemoryAt(RespClient c, double fraction, String policy) {
+  static long maxmemoryAt(RespClient c, double fraction, String policy) {
     long max = (long) (info(c, "used_memory") / fraction);
     c.command("CONFIG", "SET", "maxmemory-policy", policy);
     c.command("CONFIG", "SET", "maxmemory", Long.toString(max));

@@ -6,12 +6,16 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.windowpane.server.Http.Reply;
 import io.windowpane.server.config.ServerConfig;
 import io.windowpane.testkit.redis.RedisServer;
+import io.windowpane.testkit.redis.RespClient;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
 /** The HTTP API on the Redis engine, against a real redis-server started by the testkit. */
@@ -223,6 +227,39 @@ class RedisApiIT {
       assertThat(batch.get(1).path("degraded").asBoolean()).isTrue();
     } finally {
       redis.close();
+    }
+  }
+
+  @Test
+  void acquireBatch_underMemoryPressure_redisDecidesExistingKeys_onFailureTheNewOnes()
+      throws Exception {
+    try (RedisServer redis = RedisServer.start(); RespClient admin = redis.client();
+        WindowpaneServer server = WindowpaneServer.start(ServerConfig.parse(config(redis, "deny")
+            .replace("    connectTimeout: 500ms\n", "    connectTimeout: 500ms\n"
+                + "    memoryGuard:\n      checkInterval: 20ms\n"), "redis.yaml"))) {
+      Http http = new Http(server.url());
+      assertThat(http.post("/v1/limiters/hundred/acquire", "{\"key\":\"alice\"}").json()
+          .path("remaining").asLong()).isEqualTo(99);
+      Matcher used = Pattern.compile("used_memory:(\\d+)")
+          .matcher(String.valueOf(admin.command("INFO", "memory")));
+      assertThat(used.find()).isTrue();
+      admin.command("CONFIG", "SET", "maxmemory",
+          Long.toString((long) (Long.parseLong(used.group(1)) / 0.90)));
+      long deadline = System.nanoTime() + 10_000_000_000L;
+      while (!http.get("/health").json().path("memory").path("level").asText()
+          .equals("pressure") && System.nanoTime() < deadline) {
+        LockSupport.parkNanos(20_000_000); // the guard reads every 20 ms: pacing the polls
+      }
+      assertThat(http.get("/health").json().path("memory").path("level").asText())
+          .isEqualTo("pressure");
+      JsonNode batch = http.post("/v1/limiters/hundred/acquire-batch",
+          "{\"keys\":[\"alice\",\"carol\"]}").json().path("decisions");
+      assertThat(batch.get(0).path("remaining").asLong()).as("decided by Redis, once")
+          .isEqualTo(98);
+      assertThat(batch.get(0).path("degraded").asBoolean()).isFalse();
+      assertThat(batch.get(1).path("allowed").asBoolean()).as("a new key: onFailure deny")
+          .isFalse();
+      assertThat(batch.get(1).path("degraded").asBoolean()).isTrue();
     }
   }
 }

@@ -241,13 +241,13 @@ final class BufferingCounterStore extends BufferingStore<CounterStore, Buffering
     return Stages.call(() -> engine.countAsync(key)).thenApply(c -> counted(step, c));
   }
 
+  /**
+   * {@link #add} for each key, in order; a key the engine refuses to create (memory pressure)
+   * leaves the others recorded, and the batch fails with a refusal carrying their counts.
+   */
   @Override
   public List<Long> addAll(List<String> keys, long n) {
-    List<Long> out = new ArrayList<>(keys.size());
-    for (String key : keys) {
-      out.add(add(key, n));
-    }
-    return out;
+    return Stages.itemsNow("addAll", keys, key -> add(key, n));
   }
 
   @Override
@@ -263,9 +263,9 @@ final class BufferingCounterStore extends BufferingStore<CounterStore, Buffering
   public CompletionStage<List<Long>> addAllAsync(List<String> keys, long n) {
     List<CompletableFuture<Long>> each = new ArrayList<>(keys.size());
     for (String key : keys) {
-      each.add(addAsync(key, n).toCompletableFuture());
+      each.add(Stages.call(() -> addAsync(key, n)));
     }
-    return joinAll(each);
+    return Stages.items("addAll", keys, each);
   }
 
   @Override

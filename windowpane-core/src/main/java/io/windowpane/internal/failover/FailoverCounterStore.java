@@ -3,6 +3,7 @@ package io.windowpane.internal.failover;
 import io.windowpane.TopKey;
 import io.windowpane.spi.CounterStore;
 import io.windowpane.spi.EventTimeResult;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletionStage;
@@ -78,9 +79,27 @@ final class FailoverCounterStore extends MemberStores<CounterStore> implements C
     return Router.join(countAllAsync(keys).toCompletableFuture());
   }
 
+  /**
+   * Taken by the first UP member; where it refuses to create some keys (memory pressure), only
+   * those items go to the next member ({@link BatchItems}), so every item counts once.
+   */
   @Override
   public CompletionStage<List<Long>> addAllAsync(List<String> keys, long n) {
-    return write(i -> stores[i].addAllAsync(keys, n), keys, n, null);
+    return BatchItems.<Long>route(chain.router, null, keys.size(),
+        (i, items) -> stores[i].addAllAsync(BatchItems.at(keys, items), n)).thenApply(o -> {
+          List<Long> out = new ArrayList<>(keys.size());
+          for (int k = 0; k < keys.size(); k++) {
+            Router.Answer<Long> a = o.answers().get(k);
+            if (a != null) {
+              chain.router.journal(journal, keys.get(k), a, n, null);
+            }
+            out.add(a == null ? null : a.value());
+          }
+          if (o.failure() != null) {
+            throw o.unanswered("addAll", keys, out, o.failure());
+          }
+          return out;
+        });
   }
 
   @Override

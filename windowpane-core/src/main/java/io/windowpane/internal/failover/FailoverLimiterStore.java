@@ -76,22 +76,31 @@ final class FailoverLimiterStore extends MemberStores<LimiterStore> implements L
     return Router.join(tryAcquireAllAsync(keys, permits).toCompletableFuture());
   }
 
+  /**
+   * Decided by the first UP member; where it refuses to create some keys (memory pressure), only
+   * those items go to the next member ({@link BatchItems}), so every item is decided once, and
+   * items no member took get the {@link OnFailure} answer.
+   */
   @Override
   public CompletionStage<List<Decision>> tryAcquireAllAsync(List<String> keys, long permits) {
-    return chain.router.<List<Decision>>route("tryAcquireAll", true,
-        i -> decideAll(i, keys, permits))
-        .handle((a, e) -> {
+    return BatchItems.<Decision>route(chain.router, "tryAcquireAll", keys.size(),
+        (i, items) -> decideAll(i, BatchItems.at(keys, items), permits)).thenApply(o -> {
           List<Decision> out = new ArrayList<>(keys.size());
           for (int k = 0; k < keys.size(); k++) {
-            if (e != null) {
-              out.add(lastResort(e));
-              continue;
-            }
-            Decision d = a.value().get(k);
-            if (d.allowed()) {
+            Router.Answer<Decision> a = o.answers().get(k);
+            if (a != null && a.value().allowed()) {
               chain.router.journal(journal, keys.get(k), a, permits, null);
             }
-            out.add(stamp(a.member(), d));
+            out.add(a == null ? null : stamp(a.member(), a.value()));
+          }
+          if (o.failure() != null) {
+            Decision last;
+            try {
+              last = lastResort(o.failure());
+            } catch (RuntimeException e) {
+              throw o.unanswered("tryAcquireAll", keys, out, e);
+            }
+            out.replaceAll(d -> d == null ? last : d);
           }
           return out;
         });

@@ -83,9 +83,24 @@ final class Router {
    */
   <T> CompletableFuture<Answer<T>> route(String operation, boolean write,
       IntFunction<CompletionStage<T>> op) {
+    return route(write, 0, op, null, traced(operation), 0);
+  }
+
+  /** The route's observation of {@code operation}; null when not observed. */
+  private Traced traced(String operation) {
     EngineObserver o = observer;
-    return route(write, 0, op, null, o == EngineObserver.NONE || operation == null ? null
-        : new Traced(o, Observing.parent(o), operation), 0);
+    return o == EngineObserver.NONE || operation == null ? null
+        : new Traced(o, Observing.parent(o), operation);
+  }
+
+  /**
+   * {@link #route} for a write, from member {@code from} on, of items that the members in
+   * {@code refused} (a bit set) refused to create; {@code last}: the failure answered when no
+   * member is left.
+   */
+  <T> CompletableFuture<Answer<T>> routeFrom(String operation, int from, int refused,
+      Throwable last, IntFunction<CompletionStage<T>> op) {
+    return route(true, from, op, last, traced(operation), refused);
   }
 
   private <T> CompletableFuture<Answer<T>> route(boolean write, int from,

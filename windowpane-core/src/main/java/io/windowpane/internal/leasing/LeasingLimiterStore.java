@@ -192,19 +192,28 @@ public final class LeasingLimiterStore implements LimiterStore, AutoCloseable {
     return d != null ? CompletableFuture.completedFuture(d) : slow(key, permits, 0);
   }
 
-  /** One key after the other, in order, as the blocking form; never blocks the caller. */
+  /** One key after the other, in order, as {@link #tryAcquireAllAsync} decides them. */
+  @Override
+  public List<Decision> tryAcquireAll(List<String> keys, long permits) {
+    return Stages.itemsNow("tryAcquireAll", keys, key -> tryAcquire(key, permits));
+  }
+
+  /**
+   * One key after the other, in order, as the blocking form; never blocks the caller. A key the
+   * engine refuses to create (memory pressure) leaves the others decided: the batch then fails
+   * with a refusal carrying their decisions.
+   */
   @Override
   public CompletionStage<List<Decision>> tryAcquireAllAsync(List<String> keys, long permits) {
-    CompletableFuture<List<Decision>> all =
-        CompletableFuture.completedFuture(new ArrayList<>(keys.size()));
+    List<CompletableFuture<Decision>> each = new ArrayList<>(keys.size());
+    CompletableFuture<?> previous = CompletableFuture.completedFuture(null);
     for (String key : keys) {
-      all = all.thenCompose(out -> tryAcquireAsync(key, permits)
-          .thenApply(d -> {
-            out.add(d);
-            return out;
-          }));
+      CompletableFuture<Decision> d = previous.handle((x, e) -> null)
+          .thenCompose(x -> Stages.call(() -> tryAcquireAsync(key, permits)));
+      each.add(d);
+      previous = d;
     }
-    return all;
+    return Stages.items("tryAcquireAll", keys, each);
   }
 
   /** The slice's answer for {@code permits} now, or null when the engine must be asked. */

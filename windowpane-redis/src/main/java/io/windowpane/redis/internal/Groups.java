@@ -43,6 +43,11 @@ import java.util.concurrent.CompletableFuture;
  * leases instead. So does a group on another engine's stores, and a group of one member, which
  * is a plain tryAcquire there too.
  *
+ * Under memory pressure a group with a key to create is refused whole before anything is
+ * applied: wp_group checks every member's keys under the no-new-keys flag, and the ordered
+ * leases are preceded by one EXISTS per member bound for a primary under pressure (leases),
+ * rather than leasing the existing keys and giving them back.
+ *
  * Top keys are fed as the leases feed them: a member granted (every member of an allowed
  * group, the members before the denying one) its permits as allowed, the denying member one
  * denial; none for the members after it.
@@ -100,13 +105,13 @@ final class Groups {
       m.keys = m.store.keysOf(m.first.key());
       for (String key : m.keys) {
         if (!seen.add(key)) {
-          return AllOrNothing.acquire(requests); // two members on one Redis key
+          return leases(seam, requests, members); // two members on one Redis key
         }
         keys.add(key);
       }
       int s = seam.slot(m.keys[0]);
       if (slot >= 0 && s != slot) {
-        return AllOrNothing.acquire(requests); // a cluster's keys in several slots
+        return leases(seam, requests, members); // a cluster's keys in several slots
       }
       slot = s;
     }
@@ -120,6 +125,40 @@ final class Groups {
     return Calls.translated(seam.callIntegers("wp_group", keys.toArray(new String[0]),
         args.toArray(new String[0])).thenApply(reply -> Optional.of(
             outcome(members, requests.size(), now, reply))), "tryAcquireAllOrNothing");
+  }
+
+  /**
+   * The ordered leases ({@link AllOrNothing#acquire}) for a group that cannot be one call. Where
+   * a member's primary is under memory pressure, the members' keys bound there are checked
+   * first (one EXISTS per member, pipelined): a group with a key to create there is refused
+   * whole, before any lease, as wp_group refuses it, rather than leasing its existing keys and
+   * giving them back. (A key that expires between the check and its lease is refused by the
+   * lease itself, and the grants before it are given back.)
+   */
+  private static CompletableFuture<Optional<GroupDecision>> leases(RedisSeam seam,
+      List<GroupRequest> requests, Member[] members) {
+    List<CompletableFuture<String>> checks = new ArrayList<>();
+    for (Member m : members) {
+      String[] keys = m.store.keysOf(m.first.key());
+      if (seam.noNewKeys(keys[0])) {
+        checks.add(seam.exists(keys).thenApply(n -> n < keys.length ? m.first.key() : null));
+      }
+    }
+    if (checks.isEmpty()) {
+      return AllOrNothing.acquire(requests);
+    }
+    return Calls.translated(CompletableFuture.allOf(checks.toArray(new CompletableFuture<?>[0]))
+        .thenCompose(v -> {
+          for (CompletableFuture<String> check : checks) {
+            String key = check.join();
+            if (key != null) {
+              seam.refusedCreations(1);
+              return CompletableFuture.failedFuture(
+                  NewKeys.refused("tryAcquireAllOrNothing (the whole group)", key));
+            }
+          }
+          return AllOrNothing.acquire(requests);
+        }), "tryAcquireAllOrNothing");
   }
 
   /**

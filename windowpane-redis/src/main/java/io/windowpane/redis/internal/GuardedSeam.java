@@ -29,7 +29,7 @@ public final class GuardedSeam implements RedisSeam {
   /** {@code args} with the flag when {@code function} writes to a primary under pressure. */
   private String[] flagged(String function, String[] keys, String[] args) {
     if (!guard.anyPressure() || keys.length == 0 || args.length == 0
-        || !GUARDED.contains(function) || !guard.noNewKeys(seam.nodeOf(keys[0]))) {
+        || !GUARDED.contains(function) || !noNewKeys(keys[0])) {
       return args;
     }
     String[] out = args.clone();
@@ -88,6 +88,16 @@ public final class GuardedSeam implements RedisSeam {
   @Override
   public void refusedCreations(int items) {
     guard.refused(items);
+  }
+
+  @Override
+  public boolean noNewKeys(String key) {
+    return guard.anyPressure() && guard.noNewKeys(seam.nodeOf(key));
+  }
+
+  @Override
+  public CompletableFuture<Long> exists(String[] keys) {
+    return seam.exists(keys);
   }
 
   @Override

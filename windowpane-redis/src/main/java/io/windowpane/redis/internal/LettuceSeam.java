@@ -27,6 +27,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
@@ -353,7 +354,19 @@ public final class LettuceSeam implements RedisSeam {
       String address) {
     CompletableFuture<String> memory = c.info("memory").toCompletableFuture();
     CompletableFuture<String> stats = c.info("stats").toCompletableFuture();
-    return memory.thenCombine(stats, (m, s) -> new NodeInfo(node, address, m + "\n" + s));
+    return memory.thenCombine(stats, (m, s) -> new NodeInfo(node, address, m + "\n" + s, null))
+        .exceptionally(e -> {
+          Throwable cause = RedisFailures.unwrap(e);
+          if (cause instanceof io.lettuce.core.RedisCommandExecutionException) { // e.g. NOPERM
+            return new NodeInfo(node, address, null, String.valueOf(cause.getMessage()));
+          }
+          throw e instanceof CompletionException done ? done : new CompletionException(e);
+        });
+  }
+
+  @Override
+  public CompletableFuture<Long> exists(String[] keys) {
+    return async.exists(keys).toCompletableFuture();
   }
 
   @Override

@@ -29,6 +29,12 @@ import java.util.concurrent.atomic.AtomicLong;
  * windows forgotten under an eviction policy) are counted and logged once per reading that sees
  * them.
  *
+ * A primary that answers INFO with an error (an ACL user without +info) is UNKNOWN, with one log
+ * line when it becomes so: the guard cannot see it fill up, so nothing is shed before Redis
+ * itself refuses. Its OOM answers still put it at PRESSURE; there, with no reading to say
+ * otherwise, it stays while every reading finds an OOM answered since the one before, and is
+ * UNKNOWN again after a reading that finds none.
+ *
  * Why not shorter TTLs under pressure: a window's TTL is W + r after its last event, the least
  * that keeps every event still inside the window; a shorter one would forget events a limit
  * must still count. What the guard sheds instead is new keys.
@@ -54,6 +60,9 @@ public final class MemoryGuard {
     volatile String policy = "";
     long evictedAtStart = -1;
     volatile long evicted;
+    /** OOM answers from this primary, and their number at the last reading. */
+    final AtomicLong oom = new AtomicLong();
+    long oomAtReading;
 
     Node(String address) {
       this.address = address;
@@ -112,8 +121,18 @@ public final class MemoryGuard {
     });
   }
 
-  private void update(RedisSeam.NodeInfo info) {
+  /** Takes in one primary's reading. */
+  void update(RedisSeam.NodeInfo info) {
     Node n = nodes.computeIfAbsent(info.node(), k -> new Node(info.address()));
+    long oomNow = n.oom.get();
+    boolean oomSince = oomNow != n.oomAtReading;
+    n.oomAtReading = oomNow;
+    if (info.info() == null) {
+      Level to = n.level == Level.PRESSURE && oomSince ? Level.PRESSURE : Level.UNKNOWN;
+      moveTo(n, to, 0, ": INFO refused (" + info.refusal() + "), so the guard cannot see this"
+          + " primary's memory; give the user +info");
+      return;
+    }
     Map<String, String> fields = InfoText.fields(info.info());
     long used = InfoText.number(fields, "used_memory");
     long max = InfoText.number(fields, "maxmemory");
@@ -137,8 +156,14 @@ public final class MemoryGuard {
     moveTo(n, next(n.level, usage, settings), usage, "");
   }
 
-  /** The level after {@code current} at {@code usage} (see the design note). */
+  /**
+   * The level after {@code current} at {@code usage} (see the design note); from UNKNOWN, as
+   * from a first reading.
+   */
   static Level next(Level current, double usage, Settings s) {
+    if (current == Level.UNKNOWN) {
+      current = Level.NORMAL;
+    }
     Level up = usage >= s.pressureAt() ? Level.PRESSURE
         : usage >= s.warnAt() ? Level.WARN : Level.NORMAL;
     if (up.ordinal() >= current.ordinal()) {
@@ -155,9 +180,8 @@ public final class MemoryGuard {
       n.level = to;
       changes.incrementAndGet();
       LOG.log(to == Level.NORMAL ? Logger.Level.INFO : Logger.Level.WARNING,
-          String.format(Locale.ROOT, "Redis memory at %s: %s -> %s (%.1f%% of %s, used %s,"
-              + " policy %s)%s%s", n.address, from, to, usage * 100, bytes(n.limit),
-              bytes(n.used), n.policy.isEmpty() ? "?" : n.policy, why,
+          String.format(Locale.ROOT, "Redis memory at %s: %s -> %s%s%s%s", n.address, from, to,
+              to == Level.UNKNOWN ? "" : reading(n, usage), why,
               to == Level.PRESSURE ? ": new keys are refused, existing keys keep working"
                   : from == Level.PRESSURE ? ": new keys are accepted again" : ""));
     }
@@ -168,14 +192,26 @@ public final class MemoryGuard {
     anyPressure = any;
   }
 
-  /** A call to primary {@code node} was answered OOM by Redis: PRESSURE until the next read. */
+  /** What the log says of {@code n}'s last reading: nothing where there was none. */
+  private static String reading(Node n, double usage) {
+    String policy = n.policy.isEmpty() ? "?" : n.policy;
+    if (n.limit > 0) {
+      return String.format(Locale.ROOT, " (%.1f%% of %s, used %s, policy %s)", usage * 100,
+          bytes(n.limit), bytes(n.used), policy);
+    }
+    return n.used > 0 ? " (used " + bytes(n.used) + ", no limit, policy " + policy + ")" : "";
+  }
+
+  /**
+   * A call to primary {@code node} was answered OOM by Redis: PRESSURE until the next reading
+   * (a primary not read yet is taken in now, known by its node id).
+   */
   void outOfMemory(String node) {
     oom.incrementAndGet();
-    Node n = nodes.get(node);
-    if (n != null) { // a primary never read (INFO refused) keeps no level: the next read decides
-      moveTo(n, Level.PRESSURE, n.limit > 0 ? (double) n.used / n.limit : 1,
-          ": Redis answered a write with OOM");
-    }
+    Node n = nodes.computeIfAbsent(node, k -> new Node(k.isEmpty() ? "the server" : k));
+    n.oom.incrementAndGet();
+    moveTo(n, Level.PRESSURE, n.limit > 0 ? (double) n.used / n.limit : 1,
+        ": Redis answered a write with OOM");
   }
 
   /** {@code items} writes were refused because they would have created a key. */
@@ -191,7 +227,7 @@ public final class MemoryGuard {
     long evicted = 0;
     String policy = "";
     for (Node n : nodes.values()) {
-      if (n.level.ordinal() > level.ordinal()) {
+      if (severity(n.level) > severity(level)) {
         level = n.level;
       }
       used += n.used;
@@ -201,6 +237,11 @@ public final class MemoryGuard {
     }
     return new MemoryStatus(level, used, limit, policy, evicted, oom.get(), refused.get(),
         changes.get());
+  }
+
+  /** Worst last: NORMAL, UNKNOWN, WARN, PRESSURE. */
+  private static int severity(Level level) {
+    return level == Level.UNKNOWN ? 1 : level == Level.NORMAL ? 0 : level.ordinal() + 1;
   }
 
   static String bytes(long n) {

@@ -22,15 +22,15 @@ final class NewKeys {
   }
 
   /**
-   * {@code answers} as the answer of a whole batch: itself when no item was refused, else the
-   * refusal of the first refused item (the other items were applied, as with any batch error).
+   * {@code answers} as the answer of a whole batch: itself when no item was refused, else a
+   * {@link KeyCreationRefusedException} carrying every answer ({@code null} for the refused
+   * items; the others were applied, once), named by the first refused item.
    */
   static <T> List<T> whole(List<T> answers, List<String> keys, String what) {
-    for (int i = 0; i < answers.size(); i++) {
-      if (answers.get(i) == null) {
-        throw refused(what, keys.get(i));
-      }
+    if (!answers.contains(null)) {
+      return answers;
     }
-    return answers;
+    throw KeyCreationRefusedException.ofBatch(what, keys, answers, "the key does not exist and"
+        + " Redis is under memory pressure, so it is not created", null);
   }
 }

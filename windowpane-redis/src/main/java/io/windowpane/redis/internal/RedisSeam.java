@@ -52,14 +52,29 @@ public interface RedisSeam extends AutoCloseable {
    */
   String nodeOf(String key);
 
-  /** One primary's {@code INFO memory} and {@code INFO stats}: node id ("" on one server). */
-  record NodeInfo(String node, String address, String info) {}
+  /**
+   * One primary's {@code INFO memory} and {@code INFO stats}: node id ("" on one server); or,
+   * where the primary answered {@code INFO} with an error (an ACL user without {@code +info}),
+   * {@code info} null and that error in {@code refusal}.
+   */
+  record NodeInfo(String node, String address, String info, String refusal) {}
 
   /** {@code INFO memory} and {@code INFO stats} of every primary (for the memory guard). */
   CompletableFuture<java.util.List<NodeInfo>> primariesInfo();
 
   /** Counts {@code items} batch items refused because they would have created a key. */
   default void refusedCreations(int items) {}
+
+  /**
+   * Whether a write to {@code key} must create no key: its primary is under memory pressure
+   * (the memory guard's flag is on for calls bound there). False without a guard.
+   */
+  default boolean noNewKeys(String key) {
+    return false;
+  }
+
+  /** How many of {@code keys} exist ({@code EXISTS}; on a cluster, keys of one slot). */
+  CompletableFuture<Long> exists(String[] keys);
 
   /** The server's time in milliseconds ({@code TIME}), for skew measurement. */
   CompletableFuture<Long> serverMillis();

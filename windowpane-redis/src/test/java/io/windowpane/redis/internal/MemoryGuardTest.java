@@ -49,8 +49,51 @@ class MemoryGuardTest {
     assertThat(guard.status().limitBytes()).isZero();
     assertThat(guard.noNewKeys("")).isFalse();
     guard.outOfMemory("");
-    assertThat(guard.status().level()).as("a primary never read keeps no level")
-        .isEqualTo(Level.NORMAL);
+    assertThat(guard.status().level()).as("Redis refused: a primary never read is taken in")
+        .isEqualTo(Level.PRESSURE);
+    assertThat(guard.noNewKeys("")).isTrue();
     assertThat(guard.status().outOfMemoryErrors()).isEqualTo(1);
+  }
+
+  private static RedisSeam.NodeInfo reading(String node, double usage) {
+    return new RedisSeam.NodeInfo(node, node, "used_memory:" + (long) (usage * 1000)
+        + "\r\nmaxmemory:1000\r\nevicted_keys:0\r\n", null);
+  }
+
+  private static RedisSeam.NodeInfo refused(String node) {
+    return new RedisSeam.NodeInfo(node, node, null, "NOPERM User limiter has no permissions to"
+        + " run the 'info' command");
+  }
+
+  @Test
+  void infoRefused_isUnknown_andRedisOwnOomStillPutsThePrimaryAtPressure() {
+    MemoryGuard guard = new MemoryGuard(S);
+    guard.update(refused(""));
+    assertThat(guard.status().level()).isEqualTo(Level.UNKNOWN);
+    assertThat(guard.noNewKeys("")).as("nothing is shed on a guess").isFalse();
+    guard.update(refused(""));
+    assertThat(guard.status().levelChanges()).as("one change, one log line").isEqualTo(1);
+    guard.outOfMemory("");
+    assertThat(guard.status().level()).isEqualTo(Level.PRESSURE);
+    assertThat(guard.noNewKeys("")).isTrue();
+    guard.update(refused(""));
+    assertThat(guard.status().level()).as("an OOM since the last reading: stays")
+        .isEqualTo(Level.PRESSURE);
+    guard.update(refused(""));
+    assertThat(guard.status().level()).as("no OOM since: unknown again")
+        .isEqualTo(Level.UNKNOWN);
+    guard.update(reading("", 0.5));
+    assertThat(guard.status().level()).as("readable again").isEqualTo(Level.NORMAL);
+  }
+
+  @Test
+  void worstLevel_ranksUnknownAboveNormalAndBelowWarn() {
+    MemoryGuard guard = new MemoryGuard(S);
+    guard.update(reading("a", 0.5));
+    guard.update(refused("b"));
+    assertThat(guard.status().level()).isEqualTo(Level.UNKNOWN);
+    guard.update(reading("a", 0.75));
+    assertThat(guard.status().level()).isEqualTo(Level.WARN);
+    assertThat(guard.noNewKeys("b")).isFalse();
   }
 }

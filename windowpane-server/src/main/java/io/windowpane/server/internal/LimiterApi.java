@@ -7,9 +7,13 @@ import io.javalin.config.RoutesConfig;
 import io.javalin.http.Context;
 import io.micrometer.observation.Observation;
 import io.windowpane.Decision;
+import io.windowpane.KeyCreationRefusedException;
 import io.windowpane.Limit;
 import io.windowpane.config.EngineConfig.OnFailure;
 import io.windowpane.server.internal.Catalog.LimiterEntry;
+import java.util.ArrayList;
+import java.util.BitSet;
+import java.util.Collections;
 import java.util.List;
 import java.util.Set;
 
@@ -218,7 +222,7 @@ final class LimiterApi {
         () -> span.scoped(() -> entry.limiter().tryAcquireAllAsync(keys, permits)),
         decisions -> {
           Tracing.end(span, null, null);
-          replyBatch(ctx, entry, keys, permits, decisions, false, now);
+          replyBatch(ctx, entry, keys, permits, decisions, new BitSet(), now);
         },
         failure -> {
           OnFailure policy = service.onFailure();
@@ -229,19 +233,31 @@ final class LimiterApi {
           }
           Decision degraded = degraded(entry, policy);
           Tracing.end(span, degraded, failure);
-          replyBatch(ctx, entry, keys, permits, java.util.Collections.nCopies(keys.size(),
-              degraded), true, now);
+          List<Decision> each = new ArrayList<>(Collections.nCopies(keys.size(), degraded));
+          BitSet stood = new BitSet();
+          stood.set(0, keys.size());
+          if (Replies.unwrap(failure) instanceof KeyCreationRefusedException refused) {
+            List<Object> answers = refused.answers().orElse(List.of());
+            for (int i = 0; i < answers.size(); i++) { // the items Redis decided, once
+              if (answers.get(i) instanceof Decision d) {
+                each.set(i, d);
+                stood.clear(i);
+              }
+            }
+          }
+          replyBatch(ctx, entry, keys, permits, each, stood, now);
         });
   }
 
+  /** {@code serviceDegraded}: the items answered by the service's policy, not the engine. */
   private void replyBatch(Context ctx, LimiterEntry entry, List<String> keys, long permits,
-      List<Decision> decisions, boolean serviceDegraded, long now) {
+      List<Decision> decisions, BitSet serviceDegraded, long now) {
     ObjectNode reply = Json.object();
     reply.put("limiter", entry.name());
     ArrayNode all = reply.putArray("decisions");
     for (int i = 0; i < keys.size(); i++) {
       Decision d = decisions.get(i);
-      Answer a = answer(d, serviceDegraded);
+      Answer a = answer(d, serviceDegraded.get(i));
       count(entry, d, a);
       decision(all.addObject(), entry, keys.get(i), permits, d, a, now);
     }
