@@ -55,10 +55,15 @@ public class HotPaneLincheckTest {
     return ring.reserve(time(pane), 1, LIMIT) != Window.DENIED;
   }
 
+  /**
+   * 10 x 500 invocations (was 20 x 500, 42 s). At this size it still fails on a ring that reads
+   * the older panes' sum without closing them and on one whose hot pane denies on its
+   * conservative count instead of making the pane exact first (both checked by hand).
+   */
   @Test
   void modelChecking() {
     new LinChecker(HotPaneLincheckTest.class, new ModelCheckingOptions()
-        .iterations(20)
+        .iterations(10)
         .invocationsPerIteration(500)
         .threads(3)
         .actorsPerThread(3)
