@@ -31,6 +31,16 @@ class EtcdLeasingConformanceIT extends LeasingConformance {
     return 150;
   }
 
+  /**
+   * Seeds 1 to 4 of the 12 that EtcdConformanceIT runs without leasing: leasing changes the
+   * client's side only, and a slice spent twice or never returned would show in any seed, since
+   * every step reads what the steps before it wrote.
+   */
+  @Override
+  protected int randomizedModelSeeds() {
+    return 4;
+  }
+
   @Override
   protected Windowpane newEngine(ManualClock clock) {
     return TestEngines.open(List.of(etcd.endpoint()), clock);

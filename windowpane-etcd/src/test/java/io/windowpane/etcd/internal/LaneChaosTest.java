@@ -41,7 +41,8 @@ class LaneChaosTest {
   @Test
   void addsAndReplays_withLostAndLateAnswers_neverHoldFewerThanTheAcknowledgedEvents()
       throws Exception {
-    for (long seed = 1; seed <= 30; seed++) {
+    // 15 seeds (was 30, 17 s at load 10): each runs 3,000 steps of two processes over the seam
+    for (long seed = 1; seed <= 15; seed++) {
       run(seed);
     }
   }

@@ -57,6 +57,14 @@ public abstract class EngineConformance {
     return 300;
   }
 
+  /**
+   * Critical sections per thread of the locks' mutual-exclusion test
+   * ({@link LockConformance#sectionsPerThread()}).
+   */
+  protected int lockSectionsPerThread() {
+    return 200;
+  }
+
   /** Operations per thread of the concurrent part of the leases ({@link LeaseConformance}). */
   protected int leaseOperationsPerThread() {
     return 300;
@@ -93,7 +101,7 @@ public abstract class EngineConformance {
   private static final List<Class<? extends ConformanceBase>> PARTS = List.of(
       CounterConformance.class, LimiterConformance.class, LeaseConformance.class,
       RandomizedModelConformance.class, ConcurrencyConformance.class, StatsConformance.class,
-      LockConformance.class);
+      LockConformance.class, EventTimeConformance.class);
 
   @BeforeEach
   final void skipPartsThisConfigurationLeavesOut(TestInfo test) {
@@ -229,6 +237,11 @@ public abstract class EngineConformance {
     @Override
     protected long[] startInstants() {
       return EngineConformance.this.startInstants();
+    }
+
+    @Override
+    protected int sectionsPerThread() {
+      return lockSectionsPerThread();
     }
 
     @Override

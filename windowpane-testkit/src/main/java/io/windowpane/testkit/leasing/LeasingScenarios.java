@@ -91,7 +91,9 @@ public final class LeasingScenarios {
         ReferenceModel model = new ReferenceModel();
         Random random = new Random(15);
         try {
-          for (int phase = 0; phase < 8; phase++) {
+          // 5 phases 150-500 ms apart (1.6 s on average): the first phases' grants leave the
+          // 1 s window while the nodes still hold slices
+          for (int phase = 0; phase < 5; phase++) {
             long t = clock.millis();
             AtomicLong next = new AtomicLong();
             long allowed = Together.sum(pool, nodeCount * threadsPerNode, Duration.ofSeconds(60),
@@ -112,7 +114,7 @@ public final class LeasingScenarios {
             assertThat(allowed).as("%s phase %d: no room left unused", spec, phase)
                 .isGreaterThanOrEqualTo(room - nodeCount);
             model.record("hot", t, allowed);
-            clock.advance(random.nextInt(350));
+            clock.advance(150 + random.nextInt(350));
           }
           long t = clock.millis();
           for (RateLimiter l : limiters) {
@@ -177,7 +179,7 @@ public final class LeasingScenarios {
     ExecutorService pool = Executors.newFixedThreadPool(4);
     long allowed;
     try {
-      allowed = spend(pool, limiter, 4, mode.equals("hold") ? 500 : 3_000);
+      allowed = spend(pool, limiter, 4, mode.equals("hold") ? 500 : 1_500);
     } finally {
       pool.shutdownNow();
     }
@@ -300,7 +302,7 @@ public final class LeasingScenarios {
         Writer go = new OutputStreamWriter(child.getOutputStream(), StandardCharsets.UTF_8);
         go.write("go\n");
         go.flush();
-        mine = spend(pool, limiter, 4, 3_000);
+        mine = spend(pool, limiter, 4, 1_500); // with the child's: 12,000 asks for 5,000
         stats = limiter.leaseStats().orElseThrow();
       } // returns this node's unspent slices
       long[] report = numbers(out.readLine(), "DONE");
