@@ -35,14 +35,15 @@ import java.util.Random;
  * and a histogram statistics window of {@code W = 60 s} in {@code P = 60} panes, adaptive down
  * to 15 (levels k = 1, 2, 4), each fed 10 events a second (statistics: lognormal values) for
  * three windows. Prints per level the panes, the bytes of each key (statistics: hash plus
- * aggregate), the count's mean and worst undercount against the exact count, and the worst
- * relative error of the median and p99 against the exact quantiles.
+ * aggregate), the count's mean and worst undercount against the exact count, the worst relative
+ * error of the median and p99 against the exact quantiles of the values the window holds (the
+ * histogram's accuracy), and the worst relative difference between those and the exact
+ * quantiles of {@code (t - W, t]} (the window's coarser edge).
  *
- * <p>Run: {@code mvn -B -o -q compile -pl windowpane-bench -am} then
- * {@code java -cp "windowpane-bench/target/classes:$(cat cp.txt)"
- * io.windowpane.bench.redis.AdaptiveStudy}, {@code cp.txt} from
- * {@code mvn -B -o -q dependency:build-classpath -pl windowpane-bench -Dmdep.outputFile=cp.txt}.
- * A few seconds; starts and stops its own redis-server.
+ * <p>Run: {@code mvn -B -q -DskipTests package -pl windowpane-bench -am} then
+ * {@code java -cp windowpane-bench/target/benchmarks.jar io.windowpane.bench.redis.AdaptiveStudy}.
+ * A few seconds; starts and stops its own redis-server; deterministic but for the bytes, which
+ * follow the Redis version (its hash encodings).
  */
 public final class AdaptiveStudy {
 
@@ -65,8 +66,9 @@ public final class AdaptiveStudy {
       try (Windowpane wp = Windowpane.using(engine)) {
         engine.checkMemory().orElseThrow().toCompletableFuture().join();
         System.out.printf(Locale.ROOT, "guard: %s%n", engine.memoryStatus().orElseThrow().level());
-        System.out.println("k  panes  limit B  counter B  stats B (hash+agg)  count under"
-            + " mean/worst  median err  p99 err");
+        System.out.println("| k | panes | limit B | counter B | stats B (hash + aggregate) |"
+            + " count under, mean / worst | median / p99 vs held values | median / p99, held vs"
+            + " (t - W, t] | v |");
         for (int k : LEVELS) {
           clock.set(T0);
           study(wp, admin, clock, k);
@@ -87,8 +89,8 @@ public final class AdaptiveStudy {
     double[] values = new double[n];
     double underSum = 0;
     double underWorst = 0;
-    double medianWorst = 0;
-    double p99Worst = 0;
+    double[] accuracyWorst = new double[2]; // median, p99: against the values the window holds
+    double[] edgeWorst = new double[2]; // median, p99: those values' against (t - W, t]
     int probes = 0;
     for (int i = 0; i < n; i++) {
       clock.set(T0 + 37 + i * STEP);
@@ -105,8 +107,15 @@ public final class AdaptiveStudy {
         underWorst = Math.max(underWorst, under);
         if (i % 10 == 0) {
           Summary s = stats.summary("k");
-          medianWorst = Math.max(medianWorst, relative(s.quantile(0.5), quantile(inWindow, 0.5)));
-          p99Worst = Math.max(p99Worst, relative(s.quantile(0.99), quantile(inWindow, 0.99)));
+          // a panes window forgets the oldest values first: it holds the newest s.count()
+          double[] held = Arrays.copyOfRange(values, i + 1 - (int) s.count(), i + 1);
+          double[] qs = {0.5, 0.99};
+          for (int j = 0; j < 2; j++) {
+            accuracyWorst[j] = Math.max(accuracyWorst[j],
+                relative(s.quantile(qs[j]), quantile(held, qs[j])));
+            edgeWorst[j] = Math.max(edgeWorst[j],
+                relative(quantile(held, qs[j]), quantile(inWindow, qs[j])));
+          }
         }
         probes++;
       }
@@ -116,11 +125,12 @@ public final class AdaptiveStudy {
     String statsKey = ((List<?>) admin.command("KEYS", "wp1:s:{s" + k + ":k:2}:h*")).stream()
         .map(String.class::cast).filter(name -> !name.endsWith(":a")).findFirst().orElseThrow();
     String v = (String) admin.command("HGET", counterKey, "v");
-    System.out.printf(Locale.ROOT, "%d  %5d  %7d  %9d  %7d (%d+%d)  %6.2f%% / %6.2f%%  %8.2f%%  %6.2f%%"
-        + "   (v=%s, %d probes)%n", k, P / k, memory(admin, limitKey), memory(admin, counterKey),
-        memory(admin, statsKey) + memory(admin, statsKey + ":a"), memory(admin, statsKey),
-        memory(admin, statsKey + ":a"), 100 * underSum / probes, 100 * underWorst,
-        100 * medianWorst, 100 * p99Worst, v, probes);
+    System.out.printf(Locale.ROOT, "| %d | %d | %d | %d | %d (%d + %d) | %.2f%% / %.2f%% | %.2f%%"
+        + " / %.2f%% | %.2f%% / %.2f%% | %s |%n", k, P / k, memory(admin, limitKey),
+        memory(admin, counterKey), memory(admin, statsKey) + memory(admin, statsKey + ":a"),
+        memory(admin, statsKey), memory(admin, statsKey + ":a"), 100 * underSum / probes,
+        100 * underWorst, 100 * accuracyWorst[0], 100 * accuracyWorst[1], 100 * edgeWorst[0],
+        100 * edgeWorst[1], v);
   }
 
   private static double[] window(long[] times, double[] values, int last) {
@@ -133,10 +143,11 @@ public final class AdaptiveStudy {
     return in.stream().mapToDouble(Double::doubleValue).toArray();
   }
 
+  /** The value of 0-based rank round(q (n - 1)), as {@link Summary#quantile}. */
   private static double quantile(double[] values, double q) {
     double[] sorted = values.clone();
     Arrays.sort(sorted);
-    return sorted[(int) Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
+    return sorted[(int) Math.round(q * (sorted.length - 1))];
   }
 
   private static double relative(double estimate, double exact) {
