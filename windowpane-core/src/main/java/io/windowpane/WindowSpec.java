@@ -145,7 +145,11 @@ public final class WindowSpec {
    * to {@code P} panes, one level per window length, when the pressure ends (docs/window-model.md,
    * "Adaptive windows"). The resolution in force is stored with the key, so every node reads it
    * alike. The price: at {@code k} times the resolution a window sees between {@code W - k r}
-   * and {@code W} of history (undercount only, never an event older than {@code W}).
+   * and {@code W} of history (undercount only, never an event older than {@code W}); for one
+   * window length after a step back, the coarser level's bound. A key's state then lives up to
+   * {@code W + k r} after its last event (its own resolution), never less: what shrinks is the
+   * number of panes a key holds, at once at each step. Steps are taken by writes, at most one
+   * per window length per key.
    *
    * <p>Engines without a memory-pressure signal (local, etcd) keep the declared {@code P} panes.
    * A limit opts in the same way: a {@link Limit} over an adaptive window; limits over other

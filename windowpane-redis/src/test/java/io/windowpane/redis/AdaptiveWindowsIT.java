@@ -320,6 +320,30 @@ class AdaptiveWindowsIT {
   }
 
   @Test
+  void onRedis6ThroughEvalsha_theSameSteps() {
+    try (RedisServer redis6 = RedisServer.startRedis6(); RespClient admin6 = redis6.client()) {
+      RedisEngine engine = TestEngines.builder(redis6).clock(clock).scripts(ScriptMode.EVALSHA)
+          .expiryGrace(TestEngines.TEST_GRACE).memoryCheckInterval(Duration.ofMinutes(1)).build();
+      try (Windowpane wp = Windowpane.using(engine)) {
+        WindowCounter counter = wp.counter("six", ADAPTIVE);
+        for (int i = 0; i < P; i++) {
+          counter.add("k", 1);
+          clock.advance(W / P);
+        }
+        admin6.command("CONFIG", "SET", "maxmemory", Long.toString((long) (Long.parseLong(
+            ((String) admin6.command("INFO", "memory")).lines()
+                .filter(line -> line.startsWith("used_memory:")).findFirst().orElseThrow()
+                .substring("used_memory:".length()).trim()) / 0.78)));
+        assertThat(engine.checkMemory().orElseThrow().toCompletableFuture().join().level())
+            .isEqualTo(Level.WARN);
+        assertThat(counter.add("k", 1)).isEqualTo(63);
+        assertThat(admin6.command("HGET", counterKey("six", "k"), "v")).isEqualTo("1x2");
+        assertThat(counter.count("k")).isEqualTo(63);
+      }
+    }
+  }
+
+  @Test
   void badAdaptiveArguments_areRefusedByTheFunctions_changingNothing() {
     String key = counterKey("bad", "k");
     for (String panes : new String[] {"64:3", "64:0", "64:65", "64:x"}) {

@@ -8,7 +8,11 @@
 -- and records with one HINCRBY of its slot (o does not change within a pane). The key is live
 -- while floor(now / r) - h < P. A write that moves h past panes zeroes their slots in the same
 -- HSET, so a slot either holds its pane of (h - P, h] or 0, and the hash never holds more than
--- P + 3 fields.
+-- P + 4 fields (t: an adaptive key's last step).
+--
+-- An adaptive key at factor k (v = '1x<k>', see "adaptive windows" in 02) is this layout with
+-- P / k panes of k r: Panes.at computes at the key's factor, Panes.load finds it. A write by an
+-- adaptive caller may first step the key (Panes:step, foldPanes).
 --
 -- Expiry without a stored expiry. The write that moves h to a pane c sets the TTL to
 -- (c + P + 1) r (the instant pane c + 1 leaves the window), except when c is odd and the head

@@ -280,6 +280,28 @@ local function summaryFields(p)
   return summaryList
 end
 
+-- The scalars of slots (in the order given) merged from f, a summary's HMGET (summaryFields):
+-- count, the compensated sum's high part and error term, min and max (Math.min and Math.max:
+-- -0 below 0), as the Java engine merges its ring
+local function mergeScalars(f, slots)
+  local count, high, low, mn, mx = 0, 0, 0, INF, -INF
+  for i = 1, #slots do
+    local at = 4 + 5 * slots[i]
+    count = count + tonumber(f[at])
+    high, low = twoSum(high, low, tonumber(f[at + 1]))
+    high, low = twoSum(high, low, tonumber(f[at + 2]))
+    local value = tonumber(f[at + 3])
+    if value < mn or (value == mn and 1 / value < 0) then
+      mn = value
+    end
+    value = tonumber(f[at + 4])
+    if value > mx or (value == mx and 1 / value > 0) then
+      mx = value
+    end
+  end
+  return count, high, low, mn, mx
+end
+
 -- The stored panes of a histogram key (live, at factor k, declared panes declared) folded
 -- into factor to: per new pane the count, the compensated sum (the panes' parts summed with
 -- TwoSum, oldest first), min, max and bucket counts of the panes it takes; the aggregate
@@ -313,21 +335,7 @@ local function foldHistogram(keys, now, w, declared, k, to)
   for nq = math.max(from + 1, nh - np + 1), nh do
     local g = groups[nq]
     if g then
-      local count, high, low, mn, mx = 0, 0, 0, INF, -INF
-      for i = 1, #g do
-        local at = 4 + 5 * g[i]
-        count = count + tonumber(f[at])
-        high, low = twoSum(high, low, tonumber(f[at + 1]))
-        high, low = twoSum(high, low, tonumber(f[at + 2]))
-        local value = tonumber(f[at + 3])
-        if value < mn or (value == mn and 1 / value < 0) then
-          mn = value
-        end
-        value = tonumber(f[at + 4])
-        if value > mx or (value == mx and 1 / value > 0) then
-          mx = value
-        end
-      end
+      local count, high, low, mn, mx = mergeScalars(f, g)
       local counts, order = paneBuckets(key, g)
       local s = (nq - floordiv(nq, np) * np) .. ':'
       local n = #out
@@ -562,23 +570,13 @@ local function summaryAt(keys, args, now)
     end
   end
   -- count, min, max and the panes' sums merged in slot order, as the Java engine merges its ring
-  local count, mn, mx, high, low = 0, INF, -INF, 0, 0
+  local ordered = {}
   for slot = 0, p - 1 do
     if isLive[slot] then
-      local at = 4 + 5 * slot
-      count = count + tonumber(f[at])
-      high, low = twoSum(high, low, tonumber(f[at + 1]))
-      high, low = twoSum(high, low, tonumber(f[at + 2]))
-      local value = tonumber(f[at + 3])
-      if value < mn or (value == mn and 1 / value < 0) then -- Math.min: -0 below 0
-        mn = value
-      end
-      value = tonumber(f[at + 4])
-      if value > mx or (value == mx and 1 / value > 0) then
-        mx = value
-      end
+      ordered[#ordered + 1] = slot
     end
   end
+  local count, high, low, mn, mx = mergeScalars(f, ordered)
   if count == 0 then
     return EMPTY
   end
