@@ -66,6 +66,19 @@ class AdaptiveSpecTest {
   }
 
   @Test
+  void theLocalEngine_keepsTheDeclaredResolution() {
+    ManualClock clock = ManualClock.at(1_700_000_000_000L);
+    try (Windowpane wp = Windowpane.localBuilder().clock(clock).build()) {
+      WindowCounter adaptive = wp.counter("a", WindowSpec.panes(MINUTE, 60).withAdaptive(15));
+      WindowCounter plain = wp.counter("p", WindowSpec.panes(MINUTE, 60));
+      for (int i = 0; i < 120; i++) {
+        assertThat(adaptive.add("k", 1)).isEqualTo(plain.add("k", 1));
+        clock.advance(700);
+      }
+    }
+  }
+
+  @Test
   void aLimitOptsInWithAnAdaptiveWindow() {
     Limit limit = Limit.of(100, WindowSpec.panes(MINUTE, 60).withAdaptive(15));
     assertThat(limit.window().adaptiveMinPanes()).hasValue(15);

@@ -320,6 +320,42 @@ class AdaptiveWindowsIT {
   }
 
   @Test
+  void eventTimeReplaysAndHolds_onACoarsenedKey_useItsResolution() {
+    try (Windowpane wp = windowpane()) {
+      WindowCounter counter = wp.counter("ev", ADAPTIVE);
+      WindowStats stats = wp.stats("evs", StatsSpec.histogram(Duration.ofMillis(W), P)
+          .withAdaptive(8));
+      String key = counterKey("ev", "k");
+      pressure(true);
+      long t = clock.millis();
+      assertThat(counter.add("k", 1)).isEqualTo(1);
+      stats.record("k", 5.0);
+      assertThat(factor(key)).isEqualTo(2);
+      clock.advance(10_000);
+      // an event 10 s back goes to its own coarse pane; one more than W back is late
+      assertThat(counter.add("k", 2, t + 1)).isEqualTo(3);
+      assertThatThrownBy(() -> counter.add("k", 1, clock.millis() - W - 1))
+          .isInstanceOf(io.windowpane.EventTimeException.class);
+      stats.record("k", 7.0, t + 1);
+      assertThat(stats.summary("k").count()).isEqualTo(2);
+      assertThat(admin.command("FCALL", "wp_replay", "2", key + ":y:r1", key,
+          Long.toString(clock.millis()), Long.toString(t + 2), "r1", "4", "1", "p",
+          Long.toString(W), P + ":8")).isEqualTo(4L);
+      assertThat(counter.count("k")).isEqualTo(7);
+      assertThat(admin.command("FCALL", "wp_holds", "1", key, Long.toString(clock.millis()),
+          "1", "p", Long.toString(W), Integer.toString(P))).isEqualTo(1L);
+      // the coarse pane of t leaves at the start of its pane + W: up to one coarse pane early
+      long coarse = 2 * W / P;
+      clock.set(Math.floorDiv(t, coarse) * coarse + W);
+      assertThat(counter.count("k")).isZero();
+      assertThat(stats.summary("k").count()).isZero();
+      clock.advance(coarse); // the key's expiry: (head + P/k + 1) coarse panes
+      assertThat(admin.command("FCALL", "wp_holds", "1", key, Long.toString(clock.millis()),
+          "1", "p", Long.toString(W), Integer.toString(P))).isEqualTo(0L);
+    }
+  }
+
+  @Test
   void onRedis6ThroughEvalsha_theSameSteps() {
     try (RedisServer redis6 = RedisServer.startRedis6(); RespClient admin6 = redis6.client()) {
       RedisEngine engine = TestEngines.builder(redis6).clock(clock).scripts(ScriptMode.EVALSHA)
