@@ -290,14 +290,26 @@ class AdaptiveWindowsIT {
       double median = after.quantile(0.5);
       assertThat(median).isCloseTo(before.quantile(0.5), org.assertj.core.data.Percentage
           .withPercentage(3));
-      clock.advance(W);
+      clock.advance(W / 2);
       stats.record("k", 1.0);
+      assertThat(factor(key)).as("damped").isEqualTo(2);
+      clock.advance(W / 2);
+      stats.record("k", 3.0);
       assertThat(factor(key)).isEqualTo(4);
       pressure(false);
-      clock.advance(W);
+      clock.advance(W / 2);
       stats.record("k", 2.0);
+      assertThat(factor(key)).as("damped").isEqualTo(4);
+      clock.advance(W / 2);
+      stats.record("k", 5.0);
       assertThat(factor(key)).isEqualTo(2);
-      assertThat(stats.summary("k").count()).as("1.0 has left").isEqualTo(1);
+      assertThat(stats.summary("k").count()).as("2.0 and 5.0, and 3.0 unless its pane left")
+          .isBetween(2L, 3L).isEqualTo(plain.summary("k").count());
+      clock.advance(2 * W);
+      stats.record("k", 4.0);
+      assertThat(factor(key)).as("an idle key reads as absent: it starts again at 1")
+          .isEqualTo(1);
+      assertThat(stats.summary("k").count()).isEqualTo(1);
     }
   }
 

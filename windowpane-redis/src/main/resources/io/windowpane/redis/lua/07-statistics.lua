@@ -377,12 +377,16 @@ end
 -- the panes folded there; and whether the key was deleted by the step (the record that creates
 -- it again notes the step's time).
 local function recordScale(keys, now, w, declared, min, v, e)
+  local live = v and tonumber(e) > now
   local k = scaleOf(v, keys[1], declared)
+  if not live then
+    k = 1 -- a key whose window holds nothing reads as absent: it starts again at k = 1
+  end
   local to = stepTo(k, declared, min)
   if not to or not mayStep(keys[1], now, w) then
     return k, false
   end
-  if v and tonumber(e) > now and foldHistogram(keys, now, w, declared, k, to) then
+  if live and foldHistogram(keys, now, w, declared, k, to) then
     return to, false
   end
   redis.call('DEL', keys[1], keys[2])
