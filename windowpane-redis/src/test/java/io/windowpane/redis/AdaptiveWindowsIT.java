@@ -155,12 +155,12 @@ class AdaptiveWindowsIT {
       int checked = 0;
       int tighterFails = 0;
       int[] seen = new int[9];
-      for (int step = 0; step < 1_800; step++) {
-        if (step % 450 == 225) {
+      for (int step = 0; step < 1_200; step++) {
+        if (step % 300 == 150) {
           on = !on;
           pressure(on);
         }
-        clock.advance(random.nextInt(700));
+        clock.advance(random.nextInt(1_400));
         long t = clock.millis();
         long n = 1 + random.nextInt(3);
         long count = counter.add("k", n);
@@ -183,7 +183,7 @@ class AdaptiveWindowsIT {
         }
         checked++;
       }
-      assertThat(checked).isEqualTo(1_800);
+      assertThat(checked).isEqualTo(1_200);
       assertThat(seen[1]).isPositive();
       assertThat(seen[2]).isPositive();
       assertThat(seen[4]).isPositive();
