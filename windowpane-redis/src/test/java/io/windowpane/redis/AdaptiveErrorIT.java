@@ -9,32 +9,21 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.windowpane.ManualClock;
 import io.windowpane.WindowCounter;
 import io.windowpane.Windowpane;
-import io.windowpane.testkit.redis.RedisServer;
-import io.windowpane.testkit.redis.RedisServerExtension;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** The stated error of adaptive windows, measured against an exact model on a real server. */
-@ExtendWith(RedisServerExtension.class)
 class AdaptiveErrorIT {
 
-  private final AdaptiveFixture fixture;
-  private final ManualClock clock;
+  @RegisterExtension
+  static final AdaptiveFixture FIXTURE = new AdaptiveFixture();
 
-  AdaptiveErrorIT(RedisServer redis) {
-    this.fixture = new AdaptiveFixture(redis, ScriptMode.AUTO);
-    this.clock = fixture.clock;
-  }
-
-  @AfterEach
-  void lift() {
-    fixture.close();
-  }
+  private final AdaptiveFixture fixture = FIXTURE;
+  private final ManualClock clock = FIXTURE.clock;
 
   /**
    * A seeded random walk of adds under pressure switched on and off, checked after every call

@@ -12,14 +12,23 @@ import io.windowpane.testkit.redis.RespClient;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Supplier;
+import org.junit.jupiter.api.extension.AfterAllCallback;
+import org.junit.jupiter.api.extension.AfterEachCallback;
+import org.junit.jupiter.api.extension.BeforeAllCallback;
+import org.junit.jupiter.api.extension.BeforeEachCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
 
 /**
- * What the adaptive-window tests share: engines on one redis-server and one manual clock, and
- * memory pressure made the real way, by lowering the server's {@code maxmemory} until every
- * engine's guard reads WARN (INFO, the guard's level, the calls' '~' flag), lifted by setting it
- * back to 0.
+ * What the adaptive-window tests share, as a JUnit 5 extension (register it on a static field):
+ * a redis-server of its own per test class, engines on it and on one manual clock set back to
+ * {@link #T0} before each test, and memory pressure made the real way, by lowering the server's
+ * {@code maxmemory} until every engine's guard reads WARN (INFO, the guard's level, the calls'
+ * '~' flag), lifted by setting it back to 0. After each test: pressure lifted, the server
+ * emptied. Also usable by hand ({@link #start()}, {@link #close()}).
  */
-final class AdaptiveFixture implements AutoCloseable {
+final class AdaptiveFixture implements BeforeAllCallback, BeforeEachCallback, AfterEachCallback,
+    AfterAllCallback, AutoCloseable {
 
   static final long W = 64_000;
   static final int P = 64; // r = 1 s; levels 64, 32, 16, 8
@@ -28,15 +37,49 @@ final class AdaptiveFixture implements AutoCloseable {
   static final long T0 = ConformanceBase.REALISTIC + 123;
 
   final ManualClock clock = ManualClock.at(T0);
-  final RespClient admin;
-  private final RedisServer redis;
+  private final Supplier<RedisServer> server;
   private final ScriptMode scripts;
   private final List<RedisEngine> engines = new ArrayList<>();
+  private RedisServer redis;
+  RespClient admin;
 
-  AdaptiveFixture(RedisServer redis, ScriptMode scripts) {
-    this.redis = redis;
+  /** On a Redis 7 server through Functions (or what AUTO picks). */
+  AdaptiveFixture() {
+    this(RedisServer::start, ScriptMode.AUTO);
+  }
+
+  AdaptiveFixture(Supplier<RedisServer> server, ScriptMode scripts) {
+    this.server = server;
     this.scripts = scripts;
-    this.admin = redis.client();
+  }
+
+  /** Starts the server; returns this. */
+  AdaptiveFixture start() {
+    redis = server.get();
+    admin = redis.client();
+    return this;
+  }
+
+  @Override
+  public void beforeAll(ExtensionContext context) {
+    start();
+  }
+
+  @Override
+  public void beforeEach(ExtensionContext context) {
+    clock.set(T0);
+  }
+
+  @Override
+  public void afterEach(ExtensionContext context) {
+    engines.clear(); // closed by the tests' windowpanes
+    admin.command("CONFIG", "SET", "maxmemory", "0");
+    admin.command("FLUSHALL");
+  }
+
+  @Override
+  public void afterAll(ExtensionContext context) {
+    close();
   }
 
   /** A new engine on the server and the clock; its guard reads memory when told (pressure). */
@@ -47,6 +90,7 @@ final class AdaptiveFixture implements AutoCloseable {
     return engine;
   }
 
+  /** A windowpane on a new engine; the test closes it. */
   Windowpane windowpane() {
     return Windowpane.using(engine());
   }
@@ -85,11 +129,10 @@ final class AdaptiveFixture implements AutoCloseable {
     return "wp1:c:{" + name + ":" + key + ":" + name.length() + "}:p" + W + "/" + P;
   }
 
-  /** Lifts the pressure and empties the server for the next test. */
+  /** Stops the server. */
   @Override
   public void close() {
-    admin.command("CONFIG", "SET", "maxmemory", "0");
-    admin.command("FLUSHALL");
     admin.close();
+    redis.close();
   }
 }

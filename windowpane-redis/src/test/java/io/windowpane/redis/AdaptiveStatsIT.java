@@ -9,14 +9,11 @@ import io.windowpane.StatsSpec;
 import io.windowpane.Summary;
 import io.windowpane.WindowStats;
 import io.windowpane.Windowpane;
-import io.windowpane.testkit.redis.RedisServer;
-import io.windowpane.testkit.redis.RedisServerExtension;
 import java.time.Duration;
 import java.util.List;
 import org.assertj.core.data.Percentage;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Adaptive histogram statistics windows on a real server under memory pressure made the real
@@ -24,20 +21,19 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * counts and quantiles, a client that declared the window without the option, one level per
  * window length each way.
  */
-@ExtendWith(RedisServerExtension.class)
 class AdaptiveStatsIT {
 
-  private final AdaptiveFixture fixture;
-  private final ManualClock clock;
+  @RegisterExtension
+  static final AdaptiveFixture FIXTURE = new AdaptiveFixture();
 
-  AdaptiveStatsIT(RedisServer redis) {
-    this.fixture = new AdaptiveFixture(redis, ScriptMode.AUTO);
-    this.clock = fixture.clock;
-  }
+  private final AdaptiveFixture fixture = FIXTURE;
+  private final ManualClock clock = FIXTURE.clock;
 
-  @AfterEach
-  void lift() {
-    fixture.close();
+  /** Half a window length on, records value and expects the key at factor k. */
+  private void step(WindowStats stats, String key, double value, int k) {
+    clock.advance(W / 2);
+    stats.record("k", value);
+    assertThat(fixture.factor(key)).as("after %s", value).isEqualTo(k);
   }
 
   @Test
@@ -70,19 +66,12 @@ class AdaptiveStatsIT {
       assertThat(after.min()).isEqualTo(12.0);
       double median = after.quantile(0.5);
       assertThat(median).isCloseTo(before.quantile(0.5), Percentage.withPercentage(3));
-      clock.advance(W / 2);
-      stats.record("k", 1.0);
-      assertThat(fixture.factor(key)).as("damped").isEqualTo(2);
-      clock.advance(W / 2);
-      stats.record("k", 3.0);
-      assertThat(fixture.factor(key)).isEqualTo(4);
+      // one level per window length each way: half a window later no step, a window later one
+      step(stats, key, 1.0, 2);
+      step(stats, key, 3.0, 4);
       fixture.pressure(false);
-      clock.advance(W / 2);
-      stats.record("k", 2.0);
-      assertThat(fixture.factor(key)).as("damped").isEqualTo(4);
-      clock.advance(W / 2);
-      stats.record("k", 5.0);
-      assertThat(fixture.factor(key)).isEqualTo(2);
+      step(stats, key, 2.0, 4);
+      step(stats, key, 5.0, 2);
       assertThat(stats.summary("k").count()).as("2.0 and 5.0, and 3.0 unless its pane left")
           .isBetween(2L, 3L).isEqualTo(plain.summary("k").count());
       clock.advance(2 * W);

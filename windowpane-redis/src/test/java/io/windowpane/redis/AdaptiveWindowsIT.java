@@ -17,12 +17,10 @@ import io.windowpane.WindowCounter;
 import io.windowpane.WindowStats;
 import io.windowpane.Windowpane;
 import io.windowpane.testkit.redis.RedisServer;
-import io.windowpane.testkit.redis.RedisServerExtension;
 import io.windowpane.testkit.redis.RespErrorException;
 import java.time.Duration;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Adaptive counters and limits on a real redis-server under memory pressure made the real way
@@ -31,21 +29,13 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * a manual clock's. Statistics windows: {@link AdaptiveStatsIT}; the error against an exact
  * model: {@link AdaptiveErrorIT}.
  */
-@ExtendWith(RedisServerExtension.class)
 class AdaptiveWindowsIT {
 
-  private final AdaptiveFixture fixture;
-  private final ManualClock clock;
+  @RegisterExtension
+  static final AdaptiveFixture FIXTURE = new AdaptiveFixture();
 
-  AdaptiveWindowsIT(RedisServer redis) {
-    this.fixture = new AdaptiveFixture(redis, ScriptMode.AUTO);
-    this.clock = fixture.clock;
-  }
-
-  @AfterEach
-  void lift() {
-    fixture.close();
-  }
+  private final AdaptiveFixture fixture = FIXTURE;
+  private final ManualClock clock = FIXTURE.clock;
 
   private Windowpane windowpane() {
     return fixture.windowpane();
@@ -209,9 +199,8 @@ class AdaptiveWindowsIT {
 
   @Test
   void onRedis6ThroughEvalsha_theSameSteps() {
-    try (RedisServer redis6 = RedisServer.startRedis6();
-        AdaptiveFixture six = new AdaptiveFixture(redis6, ScriptMode.EVALSHA);
-        Windowpane wp = six.windowpane()) {
+    try (AdaptiveFixture six = new AdaptiveFixture(RedisServer::startRedis6, ScriptMode.EVALSHA)
+        .start(); Windowpane wp = six.windowpane()) {
       WindowCounter counter = wp.counter("six", ADAPTIVE);
       for (int i = 0; i < P; i++) {
         counter.add("k", 1);
