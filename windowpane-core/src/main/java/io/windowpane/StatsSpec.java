@@ -119,7 +119,8 @@ public final class StatsSpec {
 
   /** This window with adaptive resolution off (the default). */
   public StatsSpec withoutAdaptive() {
-    return new StatsSpec(window.withoutAdaptive(), buckets, maxValues, topKeys, buffering);
+    return window.adaptiveMinPanes().isEmpty() ? this
+        : new StatsSpec(window.withoutAdaptive(), buckets, maxValues, topKeys, buffering);
   }
 
   /**
@@ -241,8 +242,8 @@ public final class StatsSpec {
   public String toString() {
     return describe() + (topKeys == 0 ? "" : " with top keys " + topKeys)
         + (eventTime().equals(EventTime.defaults()) ? "" : " with " + eventTime())
-        + window.adaptiveMinPanes().stream().mapToObj(m -> " adaptive to " + m + " panes")
-            .findFirst().orElse("")
+        + (window.adaptiveMinPanes().isPresent()
+            ? " adaptive to " + window.adaptiveMinPanes().getAsInt() + " panes" : "")
         + (buffering == null ? "" : " with " + buffering);
   }
 

@@ -372,21 +372,24 @@ local function foldHistogram(keys, now, w, declared, k, to)
   return true
 end
 
--- The factor a record writes a histogram key at (v and e: its fields, read by the caller): the
+-- the factor of a histogram key from f = HMGET key v e ...: its own while live, else 1 (an
+-- expired key reads as absent, and the record starts it again at factor 1)
+local function liveScale(f, key, p, now)
+  local k = scaleOf(f[1], key, p)
+  return f[1] and tonumber(f[2]) > now and k or 1
+end
+
+-- The factor a record writes a histogram key at (f: HMGET key v e ..., read by the caller): the
 -- key's own or, for an adaptive caller (min) whose step damping allows, the one it steps to,
 -- the panes folded there; and whether the key was deleted by the step (the record that creates
 -- it again notes the step's time).
-local function recordScale(keys, now, w, declared, min, v, e)
-  local live = v and tonumber(e) > now
-  local k = scaleOf(v, keys[1], declared)
-  if not live then
-    k = 1 -- a key whose window holds nothing reads as absent: it starts again at k = 1
-  end
+local function recordScale(keys, now, w, declared, min, f)
+  local k = liveScale(f, keys[1], declared, now)
   local to = stepTo(k, declared, min)
   if not to or not mayStep(keys[1], now, w) then
     return k, false
   end
-  if live and foldHistogram(keys, now, w, declared, k, to) then
+  if f[1] and tonumber(f[2]) > now and foldHistogram(keys, now, w, declared, k, to) then
     return to, false
   end
   redis.call('DEL', keys[1], keys[2])
@@ -432,7 +435,7 @@ local function hrecord(keys, now, t, w, p, lng, minIndex, span, values, min)
   if (f[1] and f[1] ~= FORMAT) or (min and stepTo(1, p, min)) then
     -- a coarsened key, or an adaptive window's write under pressure: the key's own factor, or
     -- the one it steps to now
-    k, stepped = recordScale(keys, now, w, p, min, f[1], f[2])
+    k, stepped = recordScale(keys, now, w, p, min, f)
     p = p / k
     r = w / p
     cur = floordiv(t, r)

@@ -268,7 +268,7 @@ local function replayRecordAt(keys, args, now)
     return -1
   end
   local f = redis.call('HMGET', keys[2], 'v', 'e', 'h')
-  p = p / scaleOf(f[1], keys[2], p) -- a coarsened key: its own panes
+  p = p / liveScale(f, keys[2], p, now) -- a coarsened key: its own panes
   local newest = floordiv(now, w / p)
   if f[1] and tonumber(f[2]) > now then
     newest = math.max(newest, tonumber(f[3])) -- a lagging caller: the head
@@ -598,7 +598,7 @@ EXPORTS.wp_record_at = function(keys, args)
   local w, p, lng, minIndex, span = histogramSpec(args, 4)
   local values = batch(args, 9)
   local f = redis.call('HMGET', keys[1], 'v', 'e', 'h')
-  local q = p / scaleOf(f[1], keys[1], p) -- the key's own panes
+  local q = p / liveScale(f, keys[1], p, now) -- the key's own panes
   if at > now + ahead then
     return {2, 0, now}
   end
