@@ -31,7 +31,8 @@ import java.util.Optional;
  * the local engine and about 118 in Redis (measured), and a summary moves every value.
  *
  * <p>Options are set on the spec with {@code withX(...)} methods that return a new spec, as on
- * {@link WindowSpec}: {@link #withTopKeys(int)}, {@link #withBuffering(Buffering)} (this node's
+ * {@link WindowSpec}: {@link #withTopKeys(int)}, {@link #withAdaptive(int)} (coarser panes under
+ * Redis memory pressure), {@link #withBuffering(Buffering)} (this node's
  * values buffered per key and sent in batches; docs/leasing.md, "Counters and statistics:
  * buffering"), and the kind's own {@link #withRelativeAccuracy}, {@link #withTrackedRange},
  * {@link #withMaxValues}.
@@ -95,6 +96,31 @@ public final class StatsSpec {
   /** The rules for values that carry their own time; {@link EventTime#defaults()} unless set. */
   public EventTime eventTime() {
     return window.eventTime();
+  }
+
+  /**
+   * This histogram window, adaptive: under memory pressure the Redis engine writes a key's new
+   * panes at a coarser resolution, down to {@code minPanes} panes, and steps back when the
+   * pressure ends; see {@link WindowSpec#withAdaptive(int)} for the rule, the allowed values and
+   * the error. Quantiles keep their relative accuracy over the values the window sees; its edge
+   * is coarser the same way as a counter's. Engines without a memory-pressure signal (local,
+   * etcd) keep the declared panes.
+   *
+   * @throws IllegalArgumentException for an exact window, or a {@code minPanes} that is not
+   *     {@code P / 2^i}
+   */
+  public StatsSpec withAdaptive(int minPanes) {
+    if (buckets == null) {
+      throw new IllegalArgumentException("adaptive applies to histogram windows only (SLIDING_PANES);"
+          + " this is an exact window (SLIDING_LOG)");
+    }
+    return new StatsSpec(window.withAdaptive(minPanes), buckets, 0, topKeys, buffering);
+  }
+
+  /** This window with adaptive resolution off (the default). */
+  public StatsSpec withoutAdaptive() {
+    return window.adaptiveMinPanes().isEmpty() ? this
+        : new StatsSpec(window.withoutAdaptive(), buckets, maxValues, topKeys, buffering);
   }
 
   /**
@@ -216,6 +242,8 @@ public final class StatsSpec {
   public String toString() {
     return describe() + (topKeys == 0 ? "" : " with top keys " + topKeys)
         + (eventTime().equals(EventTime.defaults()) ? "" : " with " + eventTime())
+        + (window.adaptiveMinPanes().isPresent()
+            ? " adaptive to " + window.adaptiveMinPanes().getAsInt() + " panes" : "")
         + (buffering == null ? "" : " with " + buffering);
   }
 

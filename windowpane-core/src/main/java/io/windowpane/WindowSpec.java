@@ -5,6 +5,7 @@ import io.windowpane.spi.Durations;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.OptionalInt;
 
 /**
  * The shape of a sliding window: its length {@code W}, its panes {@code P} (so its resolution
@@ -28,6 +29,8 @@ import java.util.Optional;
  *       buffering"); off by default.
  *   <li>Event time: {@link #withEventTime(EventTime)} sets how a counter takes events that carry
  *       their own time ({@link WindowCounter#add(String, long, long)}).
+ *   <li>Adaptive resolution: {@link #withAdaptive(int)} lets the Redis engine coarsen a panes
+ *       window's new panes under memory pressure; off by default.
  * </ul>
  */
 public final class WindowSpec {
@@ -44,24 +47,26 @@ public final class WindowSpec {
   private final int topKeys; // counters per pane of the top-keys sketch; 0: off
   private final Buffering buffering; // null: off
   private final EventTime eventTime; // defaults() unless set by withEventTime
+  private final int minPanes; // adaptive: the fewest panes under memory pressure; 0: off
 
   private WindowSpec(long windowMillis, int panes, Algorithm algorithm) {
-    this(windowMillis, panes, algorithm, 0, null);
+    this(windowMillis, panes, algorithm, 0, null, EventTime.defaults(), 0);
   }
 
   private WindowSpec(long windowMillis, int panes, Algorithm algorithm, int topKeys,
-      Buffering buffering) {
-    this(windowMillis, panes, algorithm, topKeys, buffering, EventTime.defaults());
-  }
-
-  private WindowSpec(long windowMillis, int panes, Algorithm algorithm, int topKeys,
-      Buffering buffering, EventTime eventTime) {
+      Buffering buffering, EventTime eventTime, int minPanes) {
     this.eventTime = eventTime;
     this.windowMillis = windowMillis;
     this.panes = panes;
     this.algorithm = algorithm;
     this.topKeys = topKeys;
     this.buffering = buffering;
+    this.minPanes = minPanes;
+  }
+
+  private WindowSpec with(int topKeys, Buffering buffering, EventTime eventTime) {
+    return new WindowSpec(windowMillis, panes, algorithm, topKeys, buffering, eventTime,
+        minPanes);
   }
 
   /**
@@ -75,7 +80,7 @@ public final class WindowSpec {
    */
   public WindowSpec withTopKeys(int counters) {
     Checks.inRange("counters", counters, 1, TopKey.MAX_COUNTERS);
-    return new WindowSpec(windowMillis, panes, algorithm, counters, buffering, eventTime);
+    return with(counters, buffering, eventTime);
   }
 
   /** {@link #withTopKeys(int)} with {@value TopKey#DEFAULT_COUNTERS} counters. */
@@ -90,8 +95,7 @@ public final class WindowSpec {
 
   /** This window with top keys off. */
   public WindowSpec withoutTopKeys() {
-    return topKeys == 0 ? this
-        : new WindowSpec(windowMillis, panes, algorithm, 0, buffering, eventTime);
+    return topKeys == 0 ? this : with(0, buffering, eventTime);
   }
 
   /**
@@ -106,13 +110,12 @@ public final class WindowSpec {
    */
   public WindowSpec withBuffering(Buffering buffering) {
     Checks.notNull("buffering", buffering);
-    return new WindowSpec(windowMillis, panes, algorithm, topKeys, buffering, eventTime);
+    return with(topKeys, buffering, eventTime);
   }
 
   /** This window with buffering off (the default). */
   public WindowSpec withoutBuffering() {
-    return buffering == null ? this
-        : new WindowSpec(windowMillis, panes, algorithm, topKeys, null, eventTime);
+    return buffering == null ? this : with(topKeys, null, eventTime);
   }
 
   /** The buffering options; empty when buffering is off (the default). */
@@ -127,12 +130,69 @@ public final class WindowSpec {
    */
   public WindowSpec withEventTime(EventTime rules) {
     Checks.notNull("rules", rules);
-    return new WindowSpec(windowMillis, panes, algorithm, topKeys, buffering, rules);
+    return with(topKeys, buffering, rules);
   }
 
   /** The rules for events that carry their own time; {@link EventTime#defaults()} unless set. */
   public EventTime eventTime() {
     return eventTime;
+  }
+
+  /**
+   * This {@link Algorithm#SLIDING_PANES} window, adaptive: under memory pressure the Redis
+   * engine writes a key's new panes at a coarser resolution, {@code P}, {@code P/2},
+   * {@code P/4} ... down to {@code minPanes} panes, so the key's memory shrinks; it steps back
+   * to {@code P} panes, one level per window length, when the pressure ends (docs/window-model.md,
+   * "Adaptive windows"). The resolution in force is stored with the key, so every node reads it
+   * alike. The price: at {@code k} times the resolution a window sees between {@code W - k r}
+   * and {@code W} of history (undercount only, never an event older than {@code W}); for one
+   * window length after a step back, the coarser level's bound. A key's state then lives up to
+   * {@code W + k r} after its last event (its own resolution), never less: what shrinks is the
+   * number of panes a key holds, at once at each step. Steps are taken by writes, at most one
+   * per window length per key.
+   *
+   * <p>Engines without a memory-pressure signal (local, etcd) keep the declared {@code P} panes.
+   * A limit opts in the same way: a {@link Limit} over an adaptive window; limits over other
+   * windows keep their panes.
+   *
+   * @param minPanes the fewest panes: {@code P / 2^i} for some {@code i >= 0} (each level a
+   *     whole number of panes; {@code minPanes == P} declares the option without ever coarsening)
+   * @throws IllegalArgumentException if this is not a panes window, or {@code minPanes} is not
+   *     one of the allowed values (the message lists them)
+   */
+  public WindowSpec withAdaptive(int minPanes) {
+    if (algorithm != Algorithm.SLIDING_PANES) {
+      throw new IllegalArgumentException("adaptive applies to SLIDING_PANES windows only; this is "
+          + algorithm);
+    }
+    Checks.inRange("minPanes", minPanes, 1, panes);
+    StringBuilder allowed = new StringBuilder();
+    for (int level = panes; ; level /= 2) {
+      if (level == minPanes) {
+        return new WindowSpec(windowMillis, panes, algorithm, topKeys, buffering, eventTime,
+            minPanes);
+      }
+      allowed.append(allowed.length() == 0 ? "" : ", ").append(level);
+      if (level % 2 != 0) {
+        break;
+      }
+    }
+    throw new IllegalArgumentException("minPanes must be " + panes + " halved zero or more times"
+        + " (one of " + allowed + "), was " + minPanes);
+  }
+
+  /** This window with adaptive resolution off (the default). */
+  public WindowSpec withoutAdaptive() {
+    return minPanes == 0 ? this : new WindowSpec(windowMillis, panes, algorithm, topKeys,
+        buffering, eventTime, 0);
+  }
+
+  /**
+   * The fewest panes an adaptive window coarsens to ({@link #withAdaptive}); empty when the
+   * window is not adaptive (the default).
+   */
+  public OptionalInt adaptiveMinPanes() {
+    return minPanes == 0 ? OptionalInt.empty() : OptionalInt.of(minPanes);
   }
 
 
@@ -230,13 +290,14 @@ public final class WindowSpec {
     WindowSpec that = (WindowSpec) o;
     return windowMillis == that.windowMillis && panes == that.panes && algorithm == that.algorithm
         && topKeys == that.topKeys && Objects.equals(buffering, that.buffering)
-        && eventTime.equals(that.eventTime);
+        && eventTime.equals(that.eventTime) && minPanes == that.minPanes;
   }
 
   @Override
   public int hashCode() {
     int h = topKeys == 0 ? Objects.hash(windowMillis, panes, algorithm)
         : Objects.hash(windowMillis, panes, algorithm, topKeys);
+    h = minPanes == 0 ? h : 31 * h + minPanes;
     return buffering == null ? h : 31 * h + buffering.hashCode();
   }
 
@@ -245,6 +306,7 @@ public final class WindowSpec {
     return algorithm + "(" + Durations.format(windowMillis)
         + (algorithm == Algorithm.SLIDING_PANES ? " / " + panes + " panes" : "")
         + (topKeys == 0 ? "" : ", top keys " + topKeys)
+        + (minPanes == 0 ? "" : ", adaptive to " + minPanes + " panes")
         + (buffering == null ? "" : ", " + buffering)
         + (eventTime.equals(EventTime.defaults()) ? "" : ", " + eventTime) + ")";
   }

@@ -100,9 +100,9 @@ public final class WindowReader {
     for (String name : section.keys()) {
       if (validName(section, name)) {
         YamlMap m = YamlMap.fields(section.value(name), section.path(name), problems,
-            "window", "algorithm", "panes", "eventTime");
+            "window", "algorithm", "panes", "eventTime", "adaptive");
         EventTime rules = m.isMapping() ? eventTime(m) : null;
-        WindowSpec spec = m.isMapping() ? window(m) : null;
+        WindowSpec spec = m.isMapping() ? adaptive(m, window(m)) : null;
         put(out, name, spec == null || rules == null ? spec : spec.withEventTime(rules));
       }
     }
@@ -115,9 +115,13 @@ public final class WindowReader {
     for (String name : section.keys()) {
       if (validName(section, name)) {
         YamlMap m = YamlMap.fields(section.value(name), section.path(name), problems,
-            "kind", "window", "panes", "accuracy", "trackedRange", "maxValues", "eventTime");
+            "kind", "window", "panes", "accuracy", "trackedRange", "maxValues", "eventTime",
+            "adaptive");
         EventTime rules = m.isMapping() ? eventTime(m) : null;
-        StatsSpec spec = m.isMapping() ? StatsReader.read(m, this) : null;
+        int min = m.isMapping() ? minPanes(m) : 0;
+        StatsSpec read = m.isMapping() ? StatsReader.read(m, this) : null;
+        StatsSpec spec = read == null || min == 0 ? read : min < 0 ? null
+            : core(m.value("adaptive"), m.path(), () -> read.withAdaptive(min));
         put(out, name, spec == null || rules == null ? spec : spec.withEventTime(rules));
       }
     }
@@ -147,6 +151,37 @@ public final class WindowReader {
     }
     EventTime rules = EventTime.defaults().withMaxAhead(maxAhead);
     return "drop".equals(late) ? rules.droppingLate() : rules;
+  }
+
+  /**
+   * A window's optional {@code adaptive: {minPanes: 15}} (see {@link WindowSpec#withAdaptive}):
+   * minPanes; 0 when absent, -1 when bad (reported).
+   */
+  int minPanes(YamlMap m) {
+    if (!m.has("adaptive")) {
+      return 0;
+    }
+    int before = problems.count();
+    YamlMap a = YamlMap.fields(m.value("adaptive"), m.path("adaptive"), problems, "minPanes");
+    if (!a.isMapping()) {
+      return -1;
+    }
+    if (!a.has("minPanes")) {
+      a.missing("minPanes", "15");
+      return -1;
+    }
+    int min = (int) a.integer("minPanes", 0, 1, WindowSpec.MAX_PANES);
+    return problems.count() > before ? -1 : min;
+  }
+
+  /** {@code spec} with {@code m}'s {@code adaptive} option, if any; null when bad (reported). */
+  private WindowSpec adaptive(YamlMap m, WindowSpec spec) {
+    int min = minPanes(m);
+    if (min < 0) {
+      return null;
+    }
+    return spec == null || min == 0 ? spec
+        : core(m.value("adaptive"), m.path(), () -> spec.withAdaptive(min));
   }
 
   private static <T> void put(Map<String, T> out, String name, T value) {
@@ -198,12 +233,12 @@ public final class WindowReader {
 
   private Limit limit(Node node, String path) {
     YamlMap m = YamlMap.fields(node, path, problems,
-        "name", "permits", "window", "algorithm", "panes");
+        "name", "permits", "window", "algorithm", "panes", "adaptive");
     if (!m.isMapping()) {
       return null;
     }
     int before = problems.count();
-    WindowSpec window = window(m);
+    WindowSpec window = adaptive(m, window(m));
     long permits = 0;
     if (!m.has("permits")) {
       m.missing("permits", "10");

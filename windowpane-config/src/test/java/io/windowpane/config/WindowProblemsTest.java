@@ -21,7 +21,7 @@ class WindowProblemsTest {
               window: 1s
               pane: 10
         """)).isEqualTo("windowpane.yaml:5: limiters.api[0].pane: unknown key; limiters.api[0]"
-            + " takes name, permits, window, algorithm, panes");
+            + " takes name, permits, window, algorithm, panes, adaptive");
   }
 
   @Test
@@ -48,6 +48,66 @@ class WindowProblemsTest {
             window: 10m
             eventTime: { late: skip }
         """)).startsWith("windowpane.yaml:4: counters.pay.eventTime.late must be one of");
+  }
+
+  @Test
+  void load_adaptive_setsTheMinimumOnLimitsCountersAndStats_andABadOneIsNamed()
+      throws Exception {
+    WindowpaneConfig config = ConfigFiles.parse("""
+        limiters:
+          api:
+            - permits: 100
+              window: 1m
+              panes: 60
+              adaptive: { minPanes: 15 }
+            - permits: 1000
+              window: 1h
+        counters:
+          pay:
+            window: 10m
+            panes: 60
+            adaptive: { minPanes: 30 }
+        stats:
+          latency:
+            window: 1m
+            panes: 12
+            adaptive: { minPanes: 3 }
+        """, "windowpane.yaml");
+    assertThat(config.limiters().get("api").limits().get(0).window().adaptiveMinPanes())
+        .hasValue(15);
+    assertThat(config.limiters().get("api").limits().get(1).window().adaptiveMinPanes())
+        .isEmpty();
+    assertThat(config.counters().get("pay").adaptiveMinPanes()).hasValue(30);
+    assertThat(config.stats().get("latency").window().adaptiveMinPanes()).hasValue(3);
+    assertThat(first("""
+        counters:
+          pay:
+            window: 1m
+            panes: 60
+            adaptive: { minPanes: 20 }
+        """)).isEqualTo("windowpane.yaml:5: counters.pay: minPanes must be 60 halved zero or more"
+            + " times (one of 60, 30, 15), was 20");
+    assertThat(first("""
+        counters:
+          pay:
+            window: 1m
+            algorithm: log
+            adaptive: { minPanes: 1 }
+        """)).isEqualTo("windowpane.yaml:5: counters.pay: adaptive applies to SLIDING_PANES"
+            + " windows only; this is SLIDING_LOG");
+    assertThat(first("""
+        stats:
+          amounts:
+            kind: exact
+            window: 1m
+            adaptive: { minPanes: 1 }
+        """)).startsWith("windowpane.yaml:5: stats.amounts: adaptive applies to histogram");
+    assertThat(first("""
+        counters:
+          pay:
+            window: 1m
+            adaptive: { min: 1 }
+        """)).startsWith("windowpane.yaml:4: counters.pay.adaptive.min: unknown key");
   }
 
   @Test

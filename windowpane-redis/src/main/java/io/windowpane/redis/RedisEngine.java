@@ -80,7 +80,9 @@ import java.util.concurrent.CompletionStage;
  * and fails with {@link io.windowpane.KeyCreationRefusedException} (in a failover chain the next
  * member answers it); keys that exist keep working. Redis's own {@code OOM} answers and
  * evictions are counted and logged the same way ({@link #memoryStatus()}; docs/failover.md,
- * "Memory pressure").
+ * "Memory pressure"). From WARN up, writes to adaptive windows
+ * ({@link io.windowpane.WindowSpec#withAdaptive}) coarsen their keys, and back at NORMAL refine
+ * them, one level per window length (docs/window-model.md, "Adaptive windows").
  */
 public final class RedisEngine extends RemoteEngine {
 

@@ -119,7 +119,7 @@ class LibraryLoadingIT {
       cat.append(java.nio.file.Files.readString(dir.resolve(file)));
     }
     assertThat(FunctionLibrary.bundled().functionText()).isEqualTo(cat.toString());
-    assertThat(FunctionLibrary.bundled().version()).isEqualTo(2);
+    assertThat(FunctionLibrary.bundled().version()).isEqualTo(3);
   }
 
   private static String withVersion(String text, int from, int to) {

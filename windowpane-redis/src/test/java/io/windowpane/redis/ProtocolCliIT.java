@@ -124,7 +124,7 @@ class ProtocolCliIT {
           "wp1:c:{logins:alice:6}:l60000:m", Long.toString(T + 59_999), "l", "60000", "1"))
           .containsExactly("7");
       assertThat(logins.count("alice")).as("the events at T have left").isZero();
-      assertThat(cli("FCALL", "wp_version", "0")).containsExactly("2");
+      assertThat(cli("FCALL", "wp_version", "0")).containsExactly("3");
     }
   }
 

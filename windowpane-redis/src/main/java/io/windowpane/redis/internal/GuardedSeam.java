@@ -7,7 +7,8 @@ import java.util.function.BiConsumer;
 
 /**
  * The seam with the memory guard in front: a call of a writing function bound for a primary at
- * PRESSURE carries the no-new-keys flag (its time argument ends in {@code '!'}); a call answered
+ * PRESSURE carries the no-new-keys flag (its time argument ends in {@code '!'}), one bound for a
+ * primary at WARN the coarsening flag ({@code '~'}; {@code '!'} includes it); a call answered
  * {@code OOM} puts its primary at PRESSURE; refusals are counted. Everything else passes through
  * unchanged. While no primary is at PRESSURE a call costs one volatile read more.
  */
@@ -28,12 +29,17 @@ public final class GuardedSeam implements RedisSeam {
 
   /** {@code args} with the flag when {@code function} writes to a primary under pressure. */
   private String[] flagged(String function, String[] keys, String[] args) {
-    if (!guard.anyPressure() || keys.length == 0 || args.length == 0
-        || !GUARDED.contains(function) || !noNewKeys(keys[0])) {
+    if (!guard.anyWarn() || keys.length == 0 || args.length == 0
+        || !GUARDED.contains(function)) {
+      return args;
+    }
+    String node = seam.nodeOf(keys[0]);
+    String flag = guard.noNewKeys(node) ? "!" : guard.coarsen(node) ? "~" : null;
+    if (flag == null) {
       return args;
     }
     String[] out = args.clone();
-    out[0] = out[0] + "!";
+    out[0] = out[0] + flag;
     return out;
   }
 

@@ -100,7 +100,18 @@ final class Layout {
   static void specArgs(String[] out, int at, WindowSpec spec) {
     out[at] = code(spec);
     out[at + 1] = Long.toString(spec.windowMillis());
-    out[at + 2] = Integer.toString(spec.panes());
+    out[at + 2] = panesArg(spec);
+  }
+
+  /**
+   * The panes argument: {@code P}, or {@code P:minPanes} for an adaptive window (the functions
+   * then coarsen its key under memory pressure). Not part of any key name: a key's resolution
+   * is stored with it, so callers declaring the window with and without the option share it.
+   */
+  static String panesArg(WindowSpec spec) {
+    return spec.adaptiveMinPanes().isPresent()
+        ? spec.panes() + ":" + spec.adaptiveMinPanes().getAsInt()
+        : Integer.toString(spec.panes());
   }
 
   /** {@code wp1:s:{name:} or wp1:x:{name:}: the start of a statistics window's keys. */
@@ -114,19 +125,21 @@ final class Layout {
       return tagEnd(name) + ":x" + spec.window().windowMillis();
     }
     String[] a = histogramArgs(spec);
-    return tagEnd(name) + ":h" + a[0] + "/" + a[1] + "/" + a[2] + "/" + a[3] + "/" + a[4];
+    return tagEnd(name) + ":h" + a[0] + "/" + spec.window().panes() + "/" + a[2] + "/" + a[3]
+        + "/" + a[4];
   }
 
   /**
-   * The five spec arguments of a histogram window: W, P, relative accuracy, minIndex, span
-   * ({@link LogBuckets#minIndex()} and {@link LogBuckets#maxKey()}).
+   * The five spec arguments of a histogram window: W, P (with its minPanes when adaptive: see
+   * {@link #panesArg}), relative accuracy, minIndex, span ({@link LogBuckets#minIndex()} and
+   * {@link LogBuckets#maxKey()}).
    */
   static String[] histogramArgs(StatsSpec spec) {
     LogBuckets b = spec.buckets();
     double a = b.relativeAccuracy();
     int minIndex = b.minIndex();
     return new String[] {Long.toString(spec.window().windowMillis()),
-        Integer.toString(spec.window().panes()),
+        panesArg(spec.window()),
         BigDecimal.valueOf(a).stripTrailingZeros().toPlainString(), Integer.toString(minIndex),
         Integer.toString(b.maxKey())};
   }

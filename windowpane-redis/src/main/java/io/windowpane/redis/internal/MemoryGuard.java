@@ -24,6 +24,11 @@ import java.util.concurrent.atomic.AtomicLong;
  * would create a key (WPNOKEY, or -2 per batch item), while keys that exist keep working. The
  * decision costs one volatile read per call while no primary is under pressure.
  *
+ * From WARN up, the same calls carry the coarsening flag (the time argument's '~', or the '!'
+ * that includes it): their writes to adaptive windows coarsen those keys (fewer, longer panes),
+ * and back at NORMAL the writes refine them, one level per window length at most
+ * (docs/window-model.md, "Adaptive windows"). Memory shrinks before new keys are refused.
+ *
  * Redis's own refusals are reported the same way: a call answered OOM puts its primary at
  * PRESSURE at once (until the next reading says otherwise), and evictions (evicted_keys rising:
  * windows forgotten under an eviction policy) are counted and logged once per reading that sees
@@ -73,6 +78,8 @@ public final class MemoryGuard {
   private final Map<String, Node> nodes = new ConcurrentHashMap<>();
   /** Whether some primary is at PRESSURE: the one read a call makes while none is. */
   private volatile boolean anyPressure;
+  /** Whether some primary is at WARN or PRESSURE. */
+  private volatile boolean anyWarn;
   private final AtomicLong oom = new AtomicLong();
   private final AtomicLong refused = new AtomicLong();
   private final AtomicLong changes = new AtomicLong();
@@ -94,6 +101,25 @@ public final class MemoryGuard {
   /** Whether some primary is at PRESSURE. */
   boolean anyPressure() {
     return anyPressure;
+  }
+
+  /** Whether some primary is at WARN or PRESSURE: the one read a call makes while none is. */
+  boolean anyWarn() {
+    return anyWarn;
+  }
+
+  /** Whether writes bound for primary {@code node} coarsen adaptive windows (WARN and up). */
+  boolean coarsen(String node) {
+    if (!anyWarn) {
+      return false;
+    }
+    Node n = nodes.get(node);
+    return n != null && coarsens(n.level);
+  }
+
+  /** WARN and PRESSURE coarsen; NORMAL and UNKNOWN (INFO refused: no reading) do not. */
+  private static boolean coarsens(Level level) {
+    return level == Level.WARN || level == Level.PRESSURE;
   }
 
   /** Reads every primary now; completes when the levels are updated (never exceptionally). */
@@ -186,10 +212,13 @@ public final class MemoryGuard {
                   : from == Level.PRESSURE ? ": new keys are accepted again" : ""));
     }
     boolean any = false;
+    boolean warn = false;
     for (Node each : nodes.values()) {
       any |= each.level == Level.PRESSURE;
+      warn |= coarsens(each.level);
     }
     anyPressure = any;
+    anyWarn = warn;
   }
 
   /** What the log says of {@code n}'s last reading: nothing where there was none. */

@@ -47,7 +47,7 @@ final class RedisCounterStore implements CounterStore {
     this.keyCount = Layout.keyCount(spec);
     this.algorithm = Layout.code(spec);
     this.windowMillis = Long.toString(spec.windowMillis());
-    this.panes = Integer.toString(spec.panes());
+    this.panes = Layout.panesArg(spec);
     this.top = spec.topKeys() == 0 ? null
         : new TopSketch(seam, guardMillis, "c:" + name, "", spec, spec.topKeys());
   }

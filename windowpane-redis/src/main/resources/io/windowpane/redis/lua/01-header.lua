@@ -1,6 +1,6 @@
 #!lua name=windowpane
 --[[
-  windowpane function library, version 2 (every stored layout format 1).
+  windowpane function library, version 3 (every stored layout format 1).
 
   Source. The library is one text, assembled from the files of this directory in name order
   (library.txt lists them; cat *.lua gives the same text): 01 this header, 02 time and
@@ -25,6 +25,9 @@
   Layouts, all keys of one logical key sharing the caller's hash tag:
     panes     one hash: v (format), h (newest pane written), o (sum of the live panes
               older than h) and one field per live pane, named by its ring slot (pane mod P).
+              An adaptive window's key may run at k times its resolution (P / k panes; see
+              "adaptive windows" in 02): then v is '1x<k>' and every pane number, slot and
+              expiry above is at that resolution; t holds the time of its last step.
               Only writes move h; the write that moves it zeroes the slots of the panes that
               left. The expiry follows from h (see "panes" below): nothing stores it.
     weighted  one hash: v, w (index of the newest fixed window written), a (its
@@ -39,7 +42,8 @@
               hash (the caller's key + ":a"): per bucket key, its count summed over every
               pane stored in the first hash. A pane leaving the window has all its fields
               removed (HDEL, named from S:k) and its counts subtracted from the aggregate by
-              the call that moves h past it. The first hash's v stands for both.
+              the call that moves h past it. The first hash's v stands for both; it is
+              '1x<k>' for a key at k times its resolution, t the time of its last step.
     lock      a hash: v, t (the holder's token), e (logical expiry, ms); and the lock's fencing
               counter, a string (the lock's key + ":f") that every acquisition increments and
               that never expires, so tokens keep rising across holders and expiry.

@@ -1,4 +1,4 @@
-local VERSION = 2
+local VERSION = 3
 local FORMAT = '1' -- every stored layout's v, checked on every read (WPFORMAT otherwise)
 local TWO52 = 4503599627370496
 local MAX_GRACE = 366 * 24 * 3600 * 1000
@@ -50,13 +50,21 @@ local grace = 0
 -- caller sets it while the server's memory is under pressure; keys that exist keep working.
 local noNewKeys = false
 
+-- The memory guard's coarsening flag (set by every call's time argument): a time argument ending
+-- in '~' or '!' says the server's memory is under pressure, so a write to an adaptive window
+-- coarsens it; without either, such a write refines it back (see "adaptive windows" below).
+local coarsen = false
+
 -- ARGV[1]: "" (the server's TIME), "<ms>" or "<ms>+<grace ms>" (the caller's time), each
--- optionally followed by '!' (no new keys)
+-- optionally followed by '~' (memory pressure: coarsen adaptive windows) or '!' (no new keys,
+-- and coarsen)
 local function now_ms(arg)
   grace = 0
   noNewKeys = false
-  if arg ~= nil and string.byte(arg, -1) == 33 then -- '!'
-    noNewKeys = true
+  coarsen = false
+  local last = arg ~= nil and string.byte(arg, -1)
+  if last == 33 or last == 126 then -- '!' or '~'
+    noNewKeys, coarsen = last == 33, true
     arg = string.sub(arg, 1, -2)
   end
   if arg ~= nil and arg ~= '' then
@@ -154,4 +162,90 @@ local function checkFormat(v, key, expected)
     fail('WPFORMAT', key .. ' holds layout format ' .. tostring(v) .. ', this library reads '
       .. expected)
   end
+end
+
+-- ---- adaptive windows -----------------------------------------------------------------------
+--
+-- A panes or histogram window declared adaptive passes its panes as "<P>:<minPanes>" (P halved
+-- zero or more times gives minPanes). Under memory pressure (the time argument's '~' or '!') a
+-- write to such a key doubles the key's coarsening factor k (its panes P / k, its resolution
+-- k W / P) while P / 2k >= minPanes; without pressure it halves k while k > 1. Damping: a key
+-- steps at most once per window length W, after its last step (its field t, ms). The step
+-- folds the stored panes into the new resolution in the same call: coarser, two panes into
+-- one (aligned on the epoch, so nothing moves in time); finer, a coarse pane's content into the
+-- oldest fine pane it covers, so its events can leave the window early, never late. k lives
+-- in the key's format field: v = '1' (k = 1) or '1x<k>'. Every call reading such a key, whatever
+-- panes its caller declared, computes with the key's k (a library without adaptive windows
+-- answers WPFORMAT rather than misread it).
+
+local ADAPTIVE = {} -- "<P>:<minPanes>" -> {P, minPanes}, cached as the other arguments
+
+-- a window's panes argument: "<P>" or "<P>:<minPanes>" -> P and minPanes (false: not adaptive)
+local function panesArg(value)
+  local p = PANES[value]
+  if p then
+    return p, false
+  end
+  local a = ADAPTIVE[value]
+  if a then
+    return a[1], a[2]
+  end
+  local ps, ms = string.match(tostring(value), '^(%d+):(%d+)$')
+  if not ps then
+    return cached(PANES, value, 'panes', 1, 4096), false
+  end
+  p = int(ps, 'panes', 1, 4096)
+  local min = int(ms, 'minPanes', 1, p)
+  local level = p
+  while level > min and level % 2 == 0 do
+    level = level / 2
+  end
+  if level ~= min then
+    fail('WPARGS', 'minPanes must be panes halved zero or more times, was ' .. ms .. ' of '
+      .. ps .. ' panes')
+  end
+  if nCached < MAX_CACHED then
+    ADAPTIVE[value] = {p, min}
+    nCached = nCached + 1
+  end
+  return p, min
+end
+
+-- the coarsening factor k of a panes or histogram key from its v (absent: 1); p: the declared
+-- panes, which k must divide
+local function scaleOf(v, key, p)
+  if v == FORMAT or not v then
+    return 1
+  end
+  local k = tonumber(string.match(v, '^' .. FORMAT .. 'x(%d+)$'))
+  if not k then
+    checkFormat(v, key) -- fails: another format
+  end
+  if k < 2 or p % k ~= 0 then
+    fail('WPFORMAT', key .. ' runs at ' .. fmt(k) .. ' times the resolution of ' .. fmt(p)
+      .. ' panes, which it cannot: its writers declared other panes')
+  end
+  return k
+end
+
+-- v of a key at factor k
+local function scaledFormat(k)
+  return k == 1 and FORMAT or FORMAT .. 'x' .. fmt(k)
+end
+
+-- the factor a write moves a key at factor k to (declared panes p, minPanes min; false: not
+-- adaptive), before damping; false: none
+local function stepTo(k, p, min)
+  if not min then
+    return false
+  elseif coarsen then
+    return p >= 2 * k * min and 2 * k
+  end
+  return k > 1 and k / 2
+end
+
+-- whether a key whose last step was at its field t (read here) may step at now (window w)
+local function mayStep(key, now, w)
+  local t = tonumber(redis.call('HGET', key, 't'))
+  return not t or now - t >= w
 end

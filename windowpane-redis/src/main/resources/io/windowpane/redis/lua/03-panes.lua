@@ -8,7 +8,11 @@
 -- and records with one HINCRBY of its slot (o does not change within a pane). The key is live
 -- while floor(now / r) - h < P. A write that moves h past panes zeroes their slots in the same
 -- HSET, so a slot either holds its pane of (h - P, h] or 0, and the hash never holds more than
--- P + 3 fields.
+-- P + 4 fields (t: an adaptive key's last step).
+--
+-- An adaptive key at factor k (v = '1x<k>', see "adaptive windows" in 02) is this layout with
+-- P / k panes of k r: Panes.at computes at the key's factor, Panes.load finds it. A write by an
+-- adaptive caller may first step the key (Panes:step, foldPanes).
 --
 -- Expiry without a stored expiry. The write that moves h to a pane c sets the TTL to
 -- (c + P + 1) r (the instant pane c + 1 leaves the window), except when c is odd and the head
@@ -61,21 +65,25 @@ local function movedOlder(key, f, h, cur, p)
   return o, zero
 end
 
--- f: the reply of HMGET key v h o <cur's slot> <the slot of cur - 1>, if the caller already has
--- it; ro: write nothing (wp_peek: Panes.load writes nothing anyway; only Panes:record writes)
-function Panes.load(key, now, w, p, f, ro)
+-- The window at factor k (p = the declared panes / k); f: the reply of HMGET key v h o
+-- <cur's slot> <the slot of cur - 1> at that factor, if the caller already has it. A key whose
+-- panes have all left is the same as absent: a window at factor 1 that deletes it on its write.
+function Panes.at(key, now, w, declared, k, f)
+  local p = declared / k
   local r = w / p
   local cur = floordiv(now, r)
   local slot = cur - floordiv(cur, p) * p
   f = f or redis.call('HMGET', key, 'v', 'h', 'o', slot, previousSlot(slot, p))
-  local s = setmetatable({key = key, now = now, r = r, p = p, cur = cur, h = false, o = 0,
-    current = 0, move = true, zero = false}, Panes)
+  local s = setmetatable({key = key, now = now, w = w, declared = declared, k = k, r = r, p = p,
+    cur = cur, h = false, o = 0, current = 0, move = true, zero = false}, Panes)
   if not f[1] then
     return s
   end
-  checkFormat(f[1], key)
   local h, o = tonumber(f[2]), tonumber(f[3])
   if cur - h >= p then -- every pane has left: the same as absent (deleted by a write)
+    if k > 1 then
+      s = Panes.at(key, now, w, declared, 1, {})
+    end
     s.dead = true
     return s
   end
@@ -92,6 +100,95 @@ function Panes.load(key, now, w, p, f, ro)
   return s
 end
 
+-- The window of key as the caller declared it (p panes; min: its minPanes, false if not
+-- adaptive) at the key's own factor. f: the reply of HMGET key v h o <cur's slot> <the slot of
+-- cur - 1> at factor 1, if the caller already has it; ro: write nothing (wp_peek: Panes.load
+-- writes nothing anyway; only Panes:record writes, and with min it may step the key first)
+function Panes.load(key, now, w, p, f, ro, min)
+  local k = 1
+  if not f then
+    local r = w / p
+    local cur = floordiv(now, r)
+    local slot = cur - floordiv(cur, p) * p
+    f = redis.call('HMGET', key, 'v', 'h', 'o', slot, previousSlot(slot, p))
+  end
+  if f[1] and f[1] ~= FORMAT then
+    k = scaleOf(f[1], key, p)
+    f = nil -- read again at the key's factor
+  else
+    checkFormat(f[1], key)
+  end
+  local s = Panes.at(key, now, w, p, k, f)
+  s.min = not ro and min
+  return s
+end
+
+-- The stored panes of s (live, at factor s.k) folded into factor to, written over the key with
+-- the step's time t = now and the expiry of the new head (the design note of "adaptive
+-- windows"). Returns false, the key deleted, when no pane is left in the new window.
+local function foldPanes(s, to)
+  local p, h, key = s.p, s.h, s.key
+  local slots = {}
+  for i = 1, p do
+    slots[i] = i - 1
+  end
+  local values = redis.call('HMGET', key, unpack(slots))
+  local np = s.declared / to
+  local nr = s.w / np
+  local nh = to > s.k and floordiv(h, 2) or 2 * h
+  local from = math.max(nh, floordiv(s.now, nr)) - np -- new panes after from are in the window
+  local counts = {}
+  for q = math.max(h, s.cur) - p + 1, h do
+    local c = tonumber(values[q - floordiv(q, p) * p + 1]) or 0
+    local nq = to > s.k and floordiv(q, 2) or 2 * q
+    if c ~= 0 and nq > from then
+      counts[nq] = (counts[nq] or 0) + c
+    end
+  end
+  redis.call('DEL', key)
+  local out, o, any = {'v', scaledFormat(to), 'h', nh, 't', s.now}, 0, false
+  for nq = math.max(from + 1, nh - np + 1), nh do
+    local c = counts[nq]
+    if c then
+      any = true
+      out[#out + 1], out[#out + 2] = nq - floordiv(nq, np) * np, c
+      if nq < nh then
+        o = o + c
+      end
+    end
+  end
+  if not any then
+    return false
+  end
+  out[#out + 1], out[#out + 2] = 'o', o
+  redis.call('HSET', key, unpack(out))
+  pexpire(key, (nh + np + 1) * nr - s.now)
+  return true
+end
+
+-- Before a write by an adaptive caller: the step the key takes, if any and if damping allows
+-- (mayStep), folding its panes; s is then the window at the new factor. A key created by the
+-- write after a step (absent, or every pane left) notes the step's time in its first HSET.
+function Panes:step()
+  local to = stepTo(self.k, self.declared, self.min)
+  self.min = false
+  if not to or not mayStep(self.key, self.now, self.w) then
+    return
+  end
+  local kept = self.h and foldPanes(self, to)
+  if self.dead then
+    redis.call('DEL', self.key)
+  end
+  local s = Panes.at(self.key, self.now, self.w, self.declared, to)
+  for name, value in pairs(s) do
+    self[name] = value
+  end
+  self.dead = false
+  if not kept then
+    self.h, self.stepped = false, true
+  end
+end
+
 function Panes:count()
   return self.o + self.current
 end
@@ -106,6 +203,9 @@ local function panesExpire(h, cur)
 end
 
 function Panes:record(n)
+  if self.min then
+    self:step()
+  end
   local cur, p, r = self.cur, self.p, self.r
   local slot = cur - floordiv(cur, p) * p
   self.current = self.current + n
@@ -119,7 +219,10 @@ function Panes:record(n)
   end
   local args = {slot, self.current, 'h', cur, 'o', self.o}
   if not self.h then
-    args[7], args[8] = 'v', FORMAT
+    args[7], args[8] = 'v', scaledFormat(self.k)
+    if self.stepped then
+      args[9], args[10] = 't', self.now
+    end
   end
   local zero = self.zero
   for i = 1, zero and #zero or 0 do

@@ -8,12 +8,12 @@ local MAX_WINDOW = 366 * 24 * 3600 * 1000
 local function window(keys, k, args, i, now, f, ro)
   local algorithm = args[i]
   local w = cached(WINDOWS, args[i + 1], 'window', 1, MAX_WINDOW)
-  local p = cached(PANES, args[i + 2], 'panes', 1, 4096)
+  local p, min = panesArg(args[i + 2])
   if algorithm == 'p' then
     if w % p ~= 0 then
       fail('WPARGS', 'panes must divide the window, was ' .. fmt(p) .. ' of ' .. fmt(w))
     end
-    return Panes.load(keys[k], now, w, p, f, ro), i + 3, k + 1
+    return Panes.load(keys[k], now, w, p, f, ro, min), i + 3, k + 1
   elseif algorithm == 'w' then
     return Weighted.load(keys[k], now, w, f, ro), i + 3, k + 1
   elseif algorithm == 'l' then
@@ -45,14 +45,17 @@ end
 -- functions return the count before the call, the field that hotRecord writes, the HMGET reply
 -- (for the general code should the request be denied) and, when the head moves, the move:
 -- {head field, head, other field, its value, ttl or false, slots to zero or false, delete
--- first, write the format}. Anything else (a lagging caller, another format) returns nil and
--- the loaded window.
+-- first, write the format}. Anything else (a lagging caller, another format, a coarsened key,
+-- an adaptive window under memory pressure) returns nil and the loaded window.
 
-local function hotPanes(key, now, w, p)
+local function hotPanes(key, now, w, p, min)
   local r = w / p
   local cur = floordiv(now, r)
   local slot = cur - floordiv(cur, p) * p
   local f = redis.call('HMGET', key, 'v', 'h', 'o', slot, previousSlot(slot, p))
+  if min and coarsen and p >= 2 * min then -- the write may coarsen the key: the general code
+    return nil, Panes.load(key, now, w, p, f, false, min)
+  end
   if f[1] == FORMAT then
     local h = tonumber(f[2])
     -- hot: at the current pane, whose first write set the expiry (the layout's invariant)
@@ -68,7 +71,7 @@ local function hotPanes(key, now, w, p)
   elseif not f[1] then
     return 0, slot, f, {'h', cur, 'o', 0, (cur + p + 1) * r - now, false, false, true}
   end
-  return nil, Panes.load(key, now, w, p, f)
+  return nil, Panes.load(key, now, w, p, f, false, min)
 end
 
 local function hotWeighted(key, now, w)
@@ -138,14 +141,14 @@ local function hot(key, args, i, now)
     return nil
   end
   local w = cached(WINDOWS, args[i + 1], 'window', 1, MAX_WINDOW)
-  local p = cached(PANES, args[i + 2], 'panes', 1, 4096)
+  local p, min = panesArg(args[i + 2])
   if algorithm == 'w' then
     return hotWeighted(key, now, w)
   end
   if w % p ~= 0 then
     fail('WPARGS', 'panes must divide the window, was ' .. fmt(p) .. ' of ' .. fmt(w))
   end
-  return hotPanes(key, now, w, p)
+  return hotPanes(key, now, w, p, min)
 end
 
 -- decides n permits against loaded windows and their limits; records in all or in none, and a
@@ -388,7 +391,8 @@ EXPORTS.wp_holds = function(keys, args)
       if algorithm == 'w' then
         e = (tonumber(f[4]) + 2) * w
       else
-        local p = int(args[5 + j * 3], 'panes', 1, 4096)
+        local p = panesArg(args[5 + j * 3])
+        p = p / scaleOf(f[1], holder, p) -- the key's own panes
         e = (tonumber(f[3]) + p + 1) * (w / p)
       end
     end

@@ -115,10 +115,11 @@ local function twoSum(high, low, x)
   return s, low + ((high - (s - bv)) + (x - bv))
 end
 
--- args[i..i+4]: W, P, relative accuracy, minIndex, span -> w, p, ln g, minIndex, span
+-- args[i..i+4]: W, P (or P:minPanes), relative accuracy, minIndex, span -> w, p, ln g,
+-- minIndex, span, minPanes (false: not adaptive)
 local function histogramSpec(args, i)
   local w = int(args[i], 'window', 1, MAX_WINDOW)
-  local p = int(args[i + 1], 'panes', 1, 4096)
+  local p, min = panesArg(args[i + 1])
   if w % p ~= 0 then
     fail('WPARGS', 'panes must divide the window, was ' .. fmt(p) .. ' of ' .. fmt(w))
   end
@@ -128,7 +129,7 @@ local function histogramSpec(args, i)
   end
   local minIndex = int(args[i + 3], 'minIndex', -2147483648, 2147483647)
   local span = int(args[i + 4], 'span', 1, 131071) -- 2 * span + 1 <= 2^18 buckets
-  return w, p, math.log((1 + a) / (1 - a)), minIndex, span
+  return w, p, math.log((1 + a) / (1 - a)), minIndex, span, min
 end
 
 -- HMGET fields of slot S for a record: head, the pane's scalars and list, then its buckets
@@ -261,10 +262,145 @@ local function aggregate(agg, counts, order, goneCounts, goneOrder)
   end
 end
 
+-- The HMGET fields of a summary: v, e, h, then the scalars of slot S at 4 + 5 S (n, s, e, min,
+-- max). Kept for the last P asked between calls (a library's locals live as long as it is
+-- loaded; under EVAL they are built anew each call): building 5 P names costs about a tenth of
+-- a summary at P = 60.
+local summaryP, summaryList = false, false
+local function summaryFields(p)
+  if summaryP ~= p then
+    local fields = {'v', 'e', 'h'}
+    for slot = 0, p - 1 do
+      local s, at = slot .. ':', 4 + 5 * slot
+      fields[at], fields[at + 1], fields[at + 2], fields[at + 3], fields[at + 4] =
+        s .. 'n', s .. 's', s .. 'e', s .. 'min', s .. 'max'
+    end
+    summaryP, summaryList = p, fields
+  end
+  return summaryList
+end
+
+-- The scalars of slots (in the order given) merged from f, a summary's HMGET (summaryFields):
+-- count, the compensated sum's high part and error term, min and max (Math.min and Math.max:
+-- -0 below 0), as the Java engine merges its ring
+local function mergeScalars(f, slots)
+  local count, high, low, mn, mx = 0, 0, 0, INF, -INF
+  for i = 1, #slots do
+    local at = 4 + 5 * slots[i]
+    count = count + tonumber(f[at])
+    high, low = twoSum(high, low, tonumber(f[at + 1]))
+    high, low = twoSum(high, low, tonumber(f[at + 2]))
+    local value = tonumber(f[at + 3])
+    if value < mn or (value == mn and 1 / value < 0) then
+      mn = value
+    end
+    value = tonumber(f[at + 4])
+    if value > mx or (value == mx and 1 / value > 0) then
+      mx = value
+    end
+  end
+  return count, high, low, mn, mx
+end
+
+-- The stored panes of a histogram key (live, at factor k, declared panes declared) folded
+-- into factor to: per new pane the count, the compensated sum (the panes' parts summed with
+-- TwoSum, oldest first), min, max and bucket counts of the panes it takes; the aggregate
+-- written anew from them; the new head's expiry; the step's time t = now. Returns false, both
+-- keys deleted, when no pane is left in the new window.
+local function foldHistogram(keys, now, w, declared, k, to)
+  local key, agg = keys[1], keys[2]
+  local p = declared / k
+  local f = hmget(key, summaryFields(p))
+  local h = tonumber(f[3])
+  local np = declared / to
+  local nr = w / np
+  local nh = to > k and floordiv(h, 2) or 2 * h
+  local from = math.max(nh, floordiv(now, nr)) - np -- new panes after from are in the window
+  local groups = {}
+  for q = math.max(h, floordiv(now, w / p)) - p + 1, h do
+    local slot = q - floordiv(q, p) * p
+    local nq = to > k and floordiv(q, 2) or 2 * q
+    if f[4 + 5 * slot] and nq > from then
+      local g = groups[nq]
+      if g then
+        g[#g + 1] = slot
+      else
+        groups[nq] = {slot}
+      end
+    end
+  end
+  local e = (nh + np) * nr
+  local out = {'v', scaledFormat(to), 'e', e, 'h', nh, 't', now}
+  local total, totalOrder = {}, {}
+  for nq = math.max(from + 1, nh - np + 1), nh do
+    local g = groups[nq]
+    if g then
+      local count, high, low, mn, mx = mergeScalars(f, g)
+      local counts, order = paneBuckets(key, g)
+      local s = (nq - floordiv(nq, np) * np) .. ':'
+      local n = #out
+      out[n + 1], out[n + 2], out[n + 3], out[n + 4], out[n + 5], out[n + 6] =
+        s .. 'n', count, s .. 's', num(high), s .. 'e', num(low)
+      out[n + 7], out[n + 8], out[n + 9], out[n + 10] = s .. 'min', num(mn), s .. 'max', num(mx)
+      out[n + 11], out[n + 12] = s .. 'k', table.concat(order, ',')
+      for j = 1, #order do
+        local b = order[j]
+        out[#out + 1], out[#out + 2] = s .. b, counts[b]
+        if total[b] then
+          total[b] = total[b] + counts[b]
+        else
+          total[b] = counts[b]
+          totalOrder[#totalOrder + 1] = b
+        end
+      end
+    end
+  end
+  redis.call('DEL', key, agg)
+  if #out == 8 then
+    return false
+  end
+  chunked('HSET', key, out)
+  local set = {}
+  for j = 1, #totalOrder do
+    set[2 * j - 1], set[2 * j] = totalOrder[j], total[totalOrder[j]]
+  end
+  if #set > 0 then
+    chunked('HSET', agg, set)
+    pexpire(agg, e - now)
+  end
+  pexpire(key, e - now)
+  return true
+end
+
+-- the factor of a histogram key from f = HMGET key v e ...: its own while live, else 1 (an
+-- expired key reads as absent, and the record starts it again at factor 1)
+local function liveScale(f, key, p, now)
+  local k = scaleOf(f[1], key, p)
+  return f[1] and tonumber(f[2]) > now and k or 1
+end
+
+-- The factor a record writes a histogram key at (f: HMGET key v e ..., read by the caller): the
+-- key's own or, for an adaptive caller (min) whose step damping allows, the one it steps to,
+-- the panes folded there; and whether the key was deleted by the step (the record that creates
+-- it again notes the step's time).
+local function recordScale(keys, now, w, declared, min, f)
+  local k = liveScale(f, keys[1], declared, now)
+  local to = stepTo(k, declared, min)
+  if not to or not mayStep(keys[1], now, w) then
+    return k, false
+  end
+  if f[1] and tonumber(f[2]) > now and foldHistogram(keys, now, w, declared, k, to) then
+    return to, false
+  end
+  redis.call('DEL', keys[1], keys[2])
+  return to, true
+end
+
 -- records values in the pane of t (t = now for wp_record; a replay's earlier time for
 -- wp_replay_record, which has checked that the window still holds that pane): the key's
 -- liveness and the physical TTLs follow now, the pane written and a new head follow t
-local function hrecord(keys, now, t, w, p, lng, minIndex, span, values)
+-- (min: the caller's minPanes, false if not adaptive; p as the caller declared it)
+local function hrecord(keys, now, t, w, p, lng, minIndex, span, values, min)
   local n = #values
   -- per bucket: how many of the values fall in it, in order of first appearance
   local counts, order = {}, {}
@@ -295,7 +431,19 @@ local function hrecord(keys, now, t, w, p, lng, minIndex, span, values)
   local cur = floordiv(t, r)
   local pane, slot = cur, cur - floordiv(cur, p) * p
   local f = hmget(key, slotFields(slot, order))
-  checkFormat(f[1], key)
+  local k, stepped = 1, false
+  if (f[1] and f[1] ~= FORMAT) or (min and stepTo(1, p, min)) then
+    -- a coarsened key, or an adaptive window's write under pressure: the key's own factor, or
+    -- the one it steps to now
+    k, stepped = recordScale(keys, now, w, p, min, f)
+    p = p / k
+    r = w / p
+    cur = floordiv(t, r)
+    pane, slot = cur, cur - floordiv(cur, p) * p
+    f = hmget(key, slotFields(slot, order))
+  else
+    checkFormat(f[1], key)
+  end
   local head = false -- the head in place, if the key is live and the head stays
   local own = false -- whether f[4..] describe the pane written (not one leaving)
   local fresh = true -- whether the aggregate is empty (deleted here)
@@ -372,7 +520,10 @@ local function hrecord(keys, now, t, w, p, lng, minIndex, span, values)
   else -- a new head: the expiry of both keys moves on to when it leaves
     local e = (cur + p) * r
     out[#out + 1], out[#out + 2], out[#out + 3], out[#out + 4], out[#out + 5], out[#out + 6] =
-      'h', cur, 'e', e, 'v', FORMAT
+      'h', cur, 'e', e, 'v', scaledFormat(k)
+    if stepped then
+      out[#out + 1], out[#out + 2] = 't', now
+    end
     chunked('HSET', key, out)
     pexpire(key, e - now)
     pexpire(agg, e - now)
@@ -384,32 +535,14 @@ end
 -- -> (integer) the count of the pane the values went to
 local function recordAt(keys, args, now)
   checkKeys(keys, 2)
-  local w, p, lng, minIndex, span = histogramSpec(args, 2)
-  return hrecord(keys, now, now, w, p, lng, minIndex, span, batch(args, 7))
+  local w, p, lng, minIndex, span, min = histogramSpec(args, 2)
+  return hrecord(keys, now, now, w, p, lng, minIndex, span, batch(args, 7), min)
 end
 
 EXPORTS.wp_record = function(keys, args)
   local now = now_ms(args[1])
   refuseNewKeys(keys)
   return recordAt(keys, args, now)
-end
-
--- The HMGET fields of a summary: v, e, h, then the scalars of slot S at 4 + 5 S (n, s, e, min,
--- max). Kept for the last P asked between calls (a library's locals live as long as it is
--- loaded; under EVAL they are built anew each call): building 5 P names costs about a tenth of
--- a summary at P = 60.
-local summaryP, summaryList = false, false
-local function summaryFields(p)
-  if summaryP ~= p then
-    local fields = {'v', 'e', 'h'}
-    for slot = 0, p - 1 do
-      local s, at = slot .. ':', 4 + 5 * slot
-      fields[at], fields[at + 1], fields[at + 2], fields[at + 3], fields[at + 4] =
-        s .. 'n', s .. 's', s .. 'e', s .. 'min', s .. 'max'
-    end
-    summaryP, summaryList = p, fields
-  end
-  return summaryList
 end
 
 -- FCALL wp_summary 2 <hash> <aggregate> <time|""> <W> <P> <accuracy> <minIndex> <span>
@@ -420,7 +553,10 @@ local function summaryAt(keys, args, now)
   local w, p = histogramSpec(args, 2)
   local key, agg = keys[1], keys[2]
   local f = hmget(key, summaryFields(p))
-  checkFormat(f[1], key)
+  if f[1] and f[1] ~= FORMAT then -- a coarsened key: its own panes
+    p = p / scaleOf(f[1], key, p)
+    f = hmget(key, summaryFields(p))
+  end
   local e, h = tonumber(f[2]), tonumber(f[3])
   if not f[1] or not e or e <= now then
     return EMPTY
@@ -441,23 +577,13 @@ local function summaryAt(keys, args, now)
     end
   end
   -- count, min, max and the panes' sums merged in slot order, as the Java engine merges its ring
-  local count, mn, mx, high, low = 0, INF, -INF, 0, 0
+  local ordered = {}
   for slot = 0, p - 1 do
     if isLive[slot] then
-      local at = 4 + 5 * slot
-      count = count + tonumber(f[at])
-      high, low = twoSum(high, low, tonumber(f[at + 1]))
-      high, low = twoSum(high, low, tonumber(f[at + 2]))
-      local value = tonumber(f[at + 3])
-      if value < mn or (value == mn and 1 / value < 0) then -- Math.min: -0 below 0
-        mn = value
-      end
-      value = tonumber(f[at + 4])
-      if value > mx or (value == mx and 1 / value > 0) then
-        mx = value
-      end
+      ordered[#ordered + 1] = slot
     end
   end
+  local count, high, low, mn, mx = mergeScalars(f, ordered)
   if count == 0 then
     return EMPTY
   end

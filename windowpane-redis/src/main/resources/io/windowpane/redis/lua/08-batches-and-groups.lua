@@ -28,7 +28,7 @@ local MAX_ITEMS = 10000
 local function checkSpec(args, i)
   local algorithm = args[i]
   local w = cached(WINDOWS, args[i + 1], 'window', 1, MAX_WINDOW)
-  local p = cached(PANES, args[i + 2], 'panes', 1, 4096)
+  local p = panesArg(args[i + 2])
   if algorithm == 'p' then
     if w % p ~= 0 then
       fail('WPARGS', 'panes must divide the window, was ' .. fmt(p) .. ' of ' .. fmt(w))

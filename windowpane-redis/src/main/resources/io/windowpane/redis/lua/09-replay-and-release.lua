@@ -59,8 +59,8 @@ end
 -- or, for a caller whose clock lags, the head h
 local function panesAt(key, now, t, w, p)
   local s = Panes.load(key, now, w, p)
-  s.pt, s.w = floordiv(t, s.r), w
-  s.holds = s.pt > s.cur - p
+  s.pt = floordiv(t, s.r) -- at the key's own factor, as everything below
+  s.holds = s.pt > s.cur - s.p
   return s
 end
 
@@ -79,7 +79,7 @@ local function panesApply(s, now, n)
     if s.dead then
       redis.call('DEL', s.key)
     end
-    local at = Panes.load(s.key, pt * s.r, s.w, p)
+    local at = Panes.at(s.key, pt * s.r, s.w, s.declared, s.k)
     at.now = now -- the TTL counts from now
     at:record(n)
   end
@@ -135,10 +135,13 @@ local function markedSpecs(keys, args, count)
     local i = 6 + (j - 1) * 3
     local algorithm = args[i]
     local w = int(args[i + 1], 'window', 1, MAX_WINDOW)
-    local p = int(args[i + 2], 'panes', 1, 4096)
+    local p = panesArg(args[i + 2])
+    local scale = 1
     if algorithm == 'l' then
       checkFormat(redis.call('HGET', keys[k + 1], 'v'), keys[k + 1])
-    else -- every key's format before the first write
+    elseif algorithm == 'p' then -- every key's format before the first write
+      scale = scaleOf(redis.call('HGET', keys[k], 'v'), keys[k], p)
+    else
       checkFormat(redis.call('HGET', keys[k], 'v'), keys[k])
     end
     if algorithm == 'p' then
@@ -146,7 +149,7 @@ local function markedSpecs(keys, args, count)
         fail('WPARGS', 'panes must divide the window, was ' .. fmt(p) .. ' of ' .. fmt(w))
       end
       specs[j] = {algorithm, keys[k], w, p}
-      reach = math.max(reach, w + w / p)
+      reach = math.max(reach, w + scale * w / p)
     elseif algorithm == 'w' then
       specs[j] = {algorithm, keys[k], w}
       reach = math.max(reach, 2 * w)
@@ -259,22 +262,22 @@ local function replayRecordAt(keys, args, now)
   checkKeys(keys, 3)
   local t, marker = replayArgs(keys, args, now)
   local w, p, lng, minIndex, span = histogramSpec(args, 4)
+  local p0 = p -- as declared (hrecord reads the key's factor itself)
   local values = batch(args, 9)
   if replayed(marker, now) then
     return -1
   end
-  local r = w / p
-  local newest = floordiv(now, r)
   local f = redis.call('HMGET', keys[2], 'v', 'e', 'h')
-  checkFormat(f[1], keys[2])
+  p = p / liveScale(f, keys[2], p, now) -- a coarsened key: its own panes
+  local newest = floordiv(now, w / p)
   if f[1] and tonumber(f[2]) > now then
     newest = math.max(newest, tonumber(f[3])) -- a lagging caller: the head
   end
-  local held = floordiv(t, r) > newest - p
+  local held = floordiv(t, w / p) > newest - p
   if held then
-    hrecord({keys[2], keys[3]}, now, t, w, p, lng, minIndex, span, values)
+    hrecord({keys[2], keys[3]}, now, t, w, p0, lng, minIndex, span, values)
   end
-  mark(marker, now, w + r)
+  mark(marker, now, w + w / p)
   return held and #values or 0
 end
 
@@ -418,6 +421,12 @@ local function panesRelease(key, now, t, w, p, n)
   local f = redis.call('HMGET', key, 'v', 'h', slot)
   if not f[1] then
     return 0
+  elseif f[1] ~= FORMAT then -- a coarsened key: its own panes
+    p = p / scaleOf(f[1], key, p)
+    r = w / p
+    pt = floordiv(t, r)
+    slot = pt - floordiv(pt, p) * p
+    f = redis.call('HMGET', key, 'v', 'h', slot)
   end
   local h = tonumber(f[2])
   -- stored while pt <= h; still in the window while pt > (now's pane, or the head) - P
@@ -541,13 +550,17 @@ EXPORTS.wp_add_at = function(keys, args)
   local algorithm = args[5]
   checkKeys(keys, keyCount(algorithm))
   local w = int(args[6], 'window', 1, MAX_WINDOW)
-  local p = int(args[7], 'panes', 1, 4096)
+  local p = panesArg(args[7])
   if algorithm == 'p' and w % p ~= 0 then
     fail('WPARGS', 'panes must divide the window, was ' .. fmt(p) .. ' of ' .. fmt(w))
   elseif algorithm ~= 'p' and algorithm ~= 'w' and algorithm ~= 'l' then
     fail('WPARGS', "algorithm must be 'p', 'w' or 'l', was " .. tostring(algorithm))
   end
-  checkFormat(redis.call('HGET', keys[#keys], 'v'), keys[#keys])
+  if algorithm == 'p' then
+    scaleOf(redis.call('HGET', keys[1], 'v'), keys[1], p)
+  else
+    checkFormat(redis.call('HGET', keys[#keys], 'v'), keys[#keys])
+  end
   if at > now + ahead then
     return {2, 0, now}
   end
@@ -585,17 +598,17 @@ EXPORTS.wp_record_at = function(keys, args)
   local w, p, lng, minIndex, span = histogramSpec(args, 4)
   local values = batch(args, 9)
   local f = redis.call('HMGET', keys[1], 'v', 'e', 'h')
-  checkFormat(f[1], keys[1])
+  local q = p / liveScale(f, keys[1], p, now) -- the key's own panes
   if at > now + ahead then
     return {2, 0, now}
   end
   local t = math.min(at, now)
-  local r = w / p
+  local r = w / q
   local newest = floordiv(now, r)
   if f[1] and tonumber(f[2]) > now then
     newest = math.max(newest, tonumber(f[3])) -- a lagging caller: the head
   end
-  if floordiv(t, r) <= newest - p then
+  if floordiv(t, r) <= newest - q then
     return {1, 0, now}
   end
   hrecord(keys, now, t, w, p, lng, minIndex, span, values)

@@ -41,7 +41,7 @@ public final class PropertyTree {
       "probesToRecoverAfterDouble", "fleetNodes", "fleetShare", "journalLimit", "members", "limits",
       "shadow", "leasing", "enabled", "maxShare", "maxSlice", "logLifetime", "name", "permits",
       "window", "algorithm", "panes", "kind", "accuracy", "trackedRange", "maxValues",
-      "eventTime", "maxAhead", "late",
+      "eventTime", "maxAhead", "late", "adaptive", "minPanes",
       "memoryGuard", "warnPercent", "pressurePercent", "hysteresisPercent", "budgetMb",
       "checkInterval");
   private static final Set<String> LIST_KEYS = Set.of("chain", "cluster", "endpoints",

@@ -81,7 +81,7 @@ class BadPropertiesTest {
     assertThat(failure(WebApplicationType.NONE, "windowpane.counters.logins.window=1m",
         "windowpane.counters.logins.pains=10"))
         .isEqualTo("windowpane.counters.logins.pains: unknown key;"
-            + " windowpane.counters.logins takes window, algorithm, panes, eventTime");
+            + " windowpane.counters.logins takes window, algorithm, panes, eventTime, adaptive");
   }
 
   @Test
