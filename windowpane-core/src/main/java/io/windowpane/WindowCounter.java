@@ -3,8 +3,12 @@ package io.windowpane;
 import io.windowpane.internal.buffering.Buffered;
 import io.windowpane.spi.Checks;
 import io.windowpane.spi.CounterStore;
+import io.windowpane.spi.EventTimeResult;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 
 /**
@@ -116,8 +120,27 @@ public final class WindowCounter {
   /** {@link #addAll(List, long, long)} without blocking the caller. */
   public CompletionStage<List<Long>> addAllAsync(List<String> keys, long n, long atMillis) {
     checkN(n);
-    return late.resolveAllAsync(store.addAllAtAsync(Checks.keys(keys), n, atMillis,
-        spec.eventTime().maxAheadMillis()), atMillis, n);
+    List<String> checked = Checks.keys(keys);
+    return late.resolveAllAsync(store.addAllAtAsync(checked, n, atMillis,
+        spec.eventTime().maxAheadMillis()), atMillis, n)
+        .exceptionallyCompose(e -> CompletableFuture.failedFuture(counts(e)));
+  }
+
+  /**
+   * {@code e}, except that a batch refusal for memory pressure carries each item's window
+   * count as a batch of {@code addAll} does ({@link KeyCreationRefusedException#answers()}),
+   * where the store's carried each item's event-time result.
+   */
+  private static Throwable counts(Throwable e) {
+    Throwable cause = e instanceof CompletionException && e.getCause() != null ? e.getCause() : e;
+    if (!(cause instanceof KeyCreationRefusedException refused) || refused.answers().isEmpty()) {
+      return cause;
+    }
+    List<Object> answers = new ArrayList<>();
+    for (Object a : refused.answers().get()) {
+      answers.add(a instanceof EventTimeResult r ? Long.valueOf(r.count()) : a);
+    }
+    return new KeyCreationRefusedException(refused.getMessage(), answers, refused.getCause());
   }
 
   /** Late events this window dropped in this process ({@link EventTime#droppingLate()}). */

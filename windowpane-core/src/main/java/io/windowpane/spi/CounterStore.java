@@ -131,19 +131,14 @@ public interface CounterStore {
    */
   default CompletionStage<List<EventTimeResult>> addAllAtAsync(List<String> keys, long n,
       long atMillis, long maxAheadMillis) {
-    CompletableFuture<?>[] sent = new CompletableFuture<?>[keys.size()];
-    for (int i = 0; i < sent.length; i++) {
-      String key = keys.get(i);
-      sent[i] = Async.call(() -> addAtAsync(key, n, atMillis, maxAheadMillis))
-          .thenCompose(x -> x).toCompletableFuture();
+    List<CompletableFuture<EventTimeResult>> sent = new ArrayList<>(keys.size());
+    for (String key : keys) {
+      sent.add(Async.call(() -> addAtAsync(key, n, atMillis, maxAheadMillis))
+          .thenCompose(x -> x).toCompletableFuture());
     }
-    return CompletableFuture.allOf(sent).thenApply(x -> {
-      List<EventTimeResult> out = new ArrayList<>(sent.length);
-      for (CompletableFuture<?> f : sent) {
-        out.add((EventTimeResult) f.join());
-      }
-      return out;
-    });
+    // a key refused for memory pressure fails its item only: the others stay recorded, and the
+    // refusal carries their results (KeyCreationRefusedException#answers)
+    return io.windowpane.internal.Stages.items("addAll", keys, sent);
   }
 
   /** Helpers for stores whose blocking calls never wait on I/O (the local engine). */

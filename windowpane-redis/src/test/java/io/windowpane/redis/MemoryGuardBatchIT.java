@@ -11,7 +11,9 @@ import io.windowpane.Limit;
 import io.windowpane.MemoryStatus.Level;
 import io.windowpane.Quota;
 import io.windowpane.RateLimiter;
+import io.windowpane.StatsSpec;
 import io.windowpane.WindowCounter;
+import io.windowpane.WindowStats;
 import io.windowpane.Windowpane;
 import io.windowpane.spi.GroupRequest;
 import io.windowpane.spi.LimiterStore;
@@ -102,6 +104,50 @@ class MemoryGuardBatchIT {
             .as("in Redis 5 - 1 - 2 - 1 left, the group not applied; a peek of 1").isZero();
         assertThat((Long) admin.command("DBSIZE")).as("no key created").isEqualTo(keys);
         assertThat(engine.memoryStatus().orElseThrow().refusedCreations()).isEqualTo(5);
+        assertThat(chain.status().get(0).health()).isEqualTo(Failover.Health.UP);
+        assertThat(chain.stats().journaledBatches()).as("nothing to replay into redis").isZero();
+      }
+    }
+  }
+
+  /**
+   * Events that carry their own time, under pressure: a new key is refused like any write (the
+   * chain's fallback takes it; alone, the caller gets the refusal, a batch's with every item's
+   * count), and an existing key counts each event once.
+   */
+  @Test
+  void eventTime_newKeysAreRefused_theChainTakesOnlyThose_andEachEventCountsOnce() {
+    try (RedisServer redis = RedisServer.start(); RespClient admin = redis.client()) {
+      RedisEngine engine = engine(redis, ScriptMode.AUTO);
+      RedisEngine lone = engine(redis, ScriptMode.AUTO);
+      Failover chain = Failover.chain(engine, Windowpane.localBuilder().buildEngine())
+          .slowWindowsToTrip(0).callTimeout(Duration.ofSeconds(2)).build();
+      try (Windowpane wp = Windowpane.using(chain); Windowpane alone = Windowpane.using(lone);
+          Windowpane direct = Windowpane.using(RedisEngine.builder().uri(redis.uri())
+              .memoryGuard(false).timeout(Duration.ofSeconds(5)).build())) {
+        WindowCounter counter = wp.counter("c", LONG.window());
+        WindowStats stats = wp.stats("s", StatsSpec.histogram(Duration.ofMinutes(1), 6));
+        assertThat(counter.add("old", 1)).isEqualTo(1);
+        pressure(admin, engine);
+        assertThat(MemoryGuardIT.check(lone).level()).isEqualTo(Level.PRESSURE);
+        long keys = (Long) admin.command("DBSIZE");
+        long at = System.currentTimeMillis() - 2_000; // inside the minute, on the server's clock
+
+        assertThat(counter.add("new-a", 1, at)).as("taken by the fallback").isEqualTo(1);
+        assertThat(counter.addAll(List.of("old", "new-b"), 2, at)).containsExactly(3L, 2L);
+        stats.record("new-s", 1.0, at);
+        WindowCounter lonely = alone.counter("c", LONG.window());
+        KeyCreationRefusedException e = catchThrowableOfType(
+            () -> lonely.addAll(List.of("old", "new-c"), 1, at),
+            KeyCreationRefusedException.class);
+        assertThat(e.answers().orElseThrow()).containsExactly(4L, null);
+        assertThat(catchThrowableOfType(() -> lonely.add("new-d", 1, at),
+            KeyCreationRefusedException.class)).hasMessageContaining("new-d");
+
+        assertThat(direct.counter("c", LONG.window()).count("old"))
+            .as("in Redis each event once: 1 + 2 + 1").isEqualTo(4);
+        assertThat((Long) admin.command("DBSIZE")).as("no key created").isEqualTo(keys);
+        assertThat(engine.memoryStatus().orElseThrow().refusedCreations()).isEqualTo(3);
         assertThat(chain.status().get(0).health()).isEqualTo(Failover.Health.UP);
         assertThat(chain.stats().journaledBatches()).as("nothing to replay into redis").isZero();
       }

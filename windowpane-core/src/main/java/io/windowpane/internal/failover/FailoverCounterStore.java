@@ -48,20 +48,32 @@ final class FailoverCounterStore extends MemberStores<CounterStore> implements C
         });
   }
 
+  /**
+   * Taken by the first UP member, item by item where it refuses to create some keys (memory
+   * pressure: only those go to the next member, {@link BatchItems}); each recorded item is
+   * journaled at its own instant, as {@link #addAtAsync} does.
+   */
   @Override
   public CompletionStage<List<EventTimeResult>> addAllAtAsync(List<String> keys, long n,
       long atMillis, long maxAheadMillis) {
-    return chain.router.<List<EventTimeResult>>route(null, true,
-        i -> stores[i].addAllAtAsync(keys, n, atMillis, maxAheadMillis)).thenApply(a -> {
-          for (int k = 0; k < keys.size(); k++) {
-            EventTimeResult r = a.value().get(k);
-            if (r.verdict() == EventTimeResult.Verdict.RECORDED) {
-              chain.router.journalAt(journal, keys.get(k), a,
-                  EventTimeResult.instant(r.nowMillis(), atMillis), n, null);
-            }
-          }
-          return a.value();
-        });
+    return BatchItems.<EventTimeResult>route(chain.router, null, keys.size(),
+        (i, items) -> stores[i].addAllAtAsync(BatchItems.at(keys, items), n, atMillis,
+            maxAheadMillis)).thenApply(o -> {
+              List<EventTimeResult> out = new ArrayList<>(keys.size());
+              for (int k = 0; k < keys.size(); k++) {
+                Router.Answer<EventTimeResult> a = o.answers().get(k);
+                EventTimeResult r = a == null ? null : a.value();
+                if (r != null && r.verdict() == EventTimeResult.Verdict.RECORDED) {
+                  chain.router.journalAt(journal, keys.get(k), a,
+                      EventTimeResult.instant(r.nowMillis(), atMillis), n, null);
+                }
+                out.add(r);
+              }
+              if (o.failure() != null) {
+                throw o.unanswered("addAll", keys, out, o.failure());
+              }
+              return out;
+            });
   }
 
   @Override

@@ -17,7 +17,7 @@ public final class GuardedSeam implements RedisSeam {
   /** The functions that honour the flag (docs/redis-protocol.md, "Memory pressure"). */
   static final Set<String> GUARDED = Set.of("wp_add", "wp_acquire", "wp_take", "wp_lease",
       "wp_record", "wp_xrecord", "wp_group", "wp_add_all", "wp_take_all", "wp_record_all",
-      "wp_xrecord_all");
+      "wp_xrecord_all", "wp_add_at", "wp_record_at", "wp_xrecord_at");
 
   private final RedisSeam seam;
   private final MemoryGuard guard;

@@ -536,7 +536,9 @@ end
 -- replay decides: panes while t's pane is one of the P newest, weighted while t's fixed window
 -- is the current or the previous one, log and exact while t > now - W); otherwise recorded at
 -- t exactly as a replay records (the same code), with no marker: these are the caller's own
--- events, not a chain's resend. Nothing is written unless the event is recorded. Replies:
+-- events, not a chain's resend. Nothing is written unless the event is recorded. Under the
+-- memory guard's no-new-keys flag a call whose keys do not all exist fails with WPNOKEY after its
+-- arguments are checked and before anything is judged or written, as every writing call. Replies:
 -- {verdict, count, now}, verdict 0 recorded, 1 late, 2 ahead; count is a counter's window count
 -- now (0 for statistics); now lets the caller name the range it allowed.
 
@@ -561,6 +563,7 @@ EXPORTS.wp_add_at = function(keys, args)
   else
     checkFormat(redis.call('HGET', keys[#keys], 'v'), keys[#keys])
   end
+  refuseNewKeys(keys)
   if at > now + ahead then
     return {2, 0, now}
   end
@@ -599,6 +602,7 @@ EXPORTS.wp_record_at = function(keys, args)
   local values = batch(args, 9)
   local f = redis.call('HMGET', keys[1], 'v', 'e', 'h')
   local q = p / liveScale(f, keys[1], p, now) -- the key's own panes
+  refuseNewKeys(keys)
   if at > now + ahead then
     return {2, 0, now}
   end
@@ -627,6 +631,7 @@ EXPORTS.wp_xrecord_at = function(keys, args)
   int(args[5], 'maxValues', 1, MAX_HELD)
   batch(args, 6)
   checkFormat(redis.call('HGET', keys[2], 'v'), keys[2])
+  refuseNewKeys(keys)
   if at > now + ahead then
     return {2, 0, now}
   end
