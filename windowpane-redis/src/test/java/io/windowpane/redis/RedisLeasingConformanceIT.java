@@ -27,7 +27,7 @@ class RedisLeasingConformanceIT extends LeasingConformance {
 
   @Override
   protected int concurrencyOperationsPerPhase() {
-    return 500; // still past every limit of the suite (8 threads x 500 x 1.5 > 5,000)
+    return 300; // past every limit of the suite by the second phase (8 x 300 x 1.5 = 3,600)
   }
 
   @Override
