@@ -77,9 +77,9 @@ public final class LeasingScenarios {
       for (WindowSpec spec : List.of(WindowSpec.panes(SECOND, 10), WindowSpec.weighted(SECOND),
           WindowSpec.log(SECOND))) {
         ManualClock clock = ManualClock.at(ConformanceBase.REALISTIC + 3);
-        // each node's own demand (4 x 300 requests of 1.5 permits on average, 1,800) passes
+        // each node's own demand (4 x 200 requests of 1.5 permits on average, 1,200) passes
         // the limit, so no node runs out of requests while its slice still holds room
-        Limit limit = Limit.of(1_500, spec);
+        Limit limit = Limit.of(1_000, spec);
         String name = "lease-many-" + spec.algorithm() + "-" + System.nanoTime();
         List<Windowpane> open = new ArrayList<>();
         List<RateLimiter> limiters = new ArrayList<>();
@@ -100,7 +100,7 @@ public final class LeasingScenarios {
                 () -> {
                   RateLimiter mine = limiters.get((int) (next.getAndIncrement() % nodeCount));
                   long sum = 0;
-                  for (int i = 0; i < 300; i++) {
+                  for (int i = 0; i < 200; i++) {
                     long permits = 1 + (i % 2);
                     if (mine.tryConsume("hot", permits)) {
                       sum += permits;
