@@ -33,8 +33,7 @@ public final class GuardedSeam implements RedisSeam {
         || !GUARDED.contains(function)) {
       return args;
     }
-    String node = seam.nodeOf(keys[0]);
-    String flag = guard.noNewKeys(node) ? "!" : guard.coarsen(node) ? "~" : null;
+    String flag = guard.flag(seam.nodeOf(keys[0]));
     if (flag == null) {
       return args;
     }
@@ -98,7 +97,7 @@ public final class GuardedSeam implements RedisSeam {
 
   @Override
   public boolean noNewKeys(String key) {
-    return guard.anyPressure() && guard.noNewKeys(seam.nodeOf(key));
+    return guard.noNewKeys(seam.nodeOf(key));
   }
 
   @Override

@@ -80,7 +80,6 @@ public final class MemoryGuard {
   private volatile boolean anyPressure;
   /** Whether some primary is at WARN or PRESSURE. */
   private volatile boolean anyWarn;
-  private final AtomicLong oom = new AtomicLong();
   private final AtomicLong refused = new AtomicLong();
   private final AtomicLong changes = new AtomicLong();
   private volatile String lastReadFailure = "";
@@ -98,23 +97,24 @@ public final class MemoryGuard {
     return n != null && n.level == Level.PRESSURE;
   }
 
-  /** Whether some primary is at PRESSURE. */
-  boolean anyPressure() {
-    return anyPressure;
-  }
-
   /** Whether some primary is at WARN or PRESSURE: the one read a call makes while none is. */
   boolean anyWarn() {
     return anyWarn;
   }
 
-  /** Whether writes bound for primary {@code node} coarsen adaptive windows (WARN and up). */
-  boolean coarsen(String node) {
+  /**
+   * The flag for writes bound for primary {@code node}: {@code "!"} (no new keys, and coarsen)
+   * at PRESSURE, {@code "~"} (coarsen adaptive windows) at WARN, else null.
+   */
+  String flag(String node) {
     if (!anyWarn) {
-      return false;
+      return null;
     }
     Node n = nodes.get(node);
-    return n != null && coarsens(n.level);
+    if (n == null) {
+      return null;
+    }
+    return n.level == Level.PRESSURE ? "!" : n.level == Level.WARN ? "~" : null;
   }
 
   /** WARN and PRESSURE coarsen; NORMAL and UNKNOWN (INFO refused: no reading) do not. */
@@ -236,7 +236,6 @@ public final class MemoryGuard {
    * (a primary not read yet is taken in now, known by its node id).
    */
   void outOfMemory(String node) {
-    oom.incrementAndGet();
     Node n = nodes.computeIfAbsent(node, k -> new Node(k.isEmpty() ? "the server" : k));
     n.oom.incrementAndGet();
     moveTo(n, Level.PRESSURE, n.limit > 0 ? (double) n.used / n.limit : 1,
@@ -254,6 +253,7 @@ public final class MemoryGuard {
     long used = 0;
     long limit = 0;
     long evicted = 0;
+    long oom = 0;
     String policy = "";
     for (Node n : nodes.values()) {
       if (severity(n.level) > severity(level)) {
@@ -262,9 +262,10 @@ public final class MemoryGuard {
       used += n.used;
       limit += n.limit;
       evicted += n.evicted;
+      oom += n.oom.get();
       policy = n.policy;
     }
-    return new MemoryStatus(level, used, limit, policy, evicted, oom.get(), refused.get(),
+    return new MemoryStatus(level, used, limit, policy, evicted, oom, refused.get(),
         changes.get());
   }
 
